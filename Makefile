@@ -1,0 +1,50 @@
+# Cardroom: `make run` starts the site, `make test` runs the tests. Both set themselves up.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Development defaults for `make run`; production sets its own environment.
+export DEBUG ?= 1
+
+.PHONY: run test test-fast test-browser lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/python manage.py migrate --noinput
+	@echo ""
+	@echo "  Cardroom is starting at http://$(HOST):$(PORT)/"
+	@echo "  Create an admin account with:  $(BIN)/python manage.py createsuperuser"
+	@echo "  (the Django admin is at http://$(HOST):$(PORT)/admin/)"
+	@echo ""
+	$(BIN)/daphne -b $(HOST) -p $(PORT) cardroom.asgi:application
+
+# Browser tests run in their own pytest process (Playwright's sync API keeps an event loop).
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest tests --ignore=tests/browser
+	$(BIN)/python -m pytest tests/browser
+
+test-fast: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest tests --ignore=tests/browser -x -q
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache test-db.sqlite3*

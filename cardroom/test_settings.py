@@ -1,0 +1,16 @@
+"""Settings for the test suite: development defaults plus fast password hashing.
+
+``DATABASE_URL`` and ``REDIS_URL`` still apply, so the same suite runs against PostgreSQL
+and Redis in CI.
+"""
+
+import os
+
+os.environ.setdefault("DEBUG", "1")
+
+from .settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# Close connections after each request, so no idle thread keeps the test database open.
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class GamesConfig(AppConfig):
+    """The card room: rules engines, tables and players, live play."""
+
+    name = "games"
+    verbose_name = _("Games")

@@ -1,0 +1,1 @@
+"""Views of the card room, one module per area."""

@@ -1,0 +1,49 @@
+"""Sign-up and profile pages (log in, log out and passwords use Django's auth views)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.forms import UserCreationForm
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+User = get_user_model()
+
+
+class SignupForm(UserCreationForm):
+    """Username and password, with an optional e-mail address for password resets."""
+
+    email = forms.EmailField(
+        label=gettext_lazy("E-mail (optional)"),
+        required=False,
+        help_text=gettext_lazy("Only used to reset a forgotten password."),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    """Create an account, log it in and show its profile."""
+    if request.user.is_authenticated:
+        return redirect("profile", username=request.user.get_username())
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome to Cardroom, %(name)s!") % {"name": user.username})
+        return redirect("profile", username=user.username)
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public profile."""
+    player = get_object_or_404(User, username=username, is_active=True)
+    return render(request, "games/profile.html", {"player": player})

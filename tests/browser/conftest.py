@@ -1,0 +1,96 @@
+"""Browser tests: real Chromium (Debian's package) through a live daphne server.
+
+They run in their own pytest process (see the Makefile): Playwright's sync API keeps an event
+loop in the main thread, which is why Django's async-safety check is relaxed here only.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
+
+import pytest
+from channels.testing.live import make_application
+from daphne.testing import DaphneProcess
+from django.db import connections
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_PATH = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START_TIMEOUT = 30
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the session; each player gets a context of its own."""
+    if not Path(CHROMIUM_PATH).exists():
+        reason = (
+            f"Chromium not found at {CHROMIUM_PATH} "
+            "(install the chromium package or set CHROMIUM_PATH)"
+        )
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + "; REQUIRE_BROWSER=1 makes this a failure")
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def live_server_url(transactional_db) -> Iterator[str]:
+    """Start daphne with the real ASGI application on a free port, over the test database.
+
+    The server is a forked process, so it inherits settings that already name the test
+    database (pytest-django switched them before this fixture runs).
+    """
+    connections.close_all()  # the server process must not share our open connections
+    server = DaphneProcess(
+        "127.0.0.1",
+        partial(make_application, static_wrapper=None),  # whitenoise serves static files
+    )
+    server.start()
+    if not server.ready.wait(timeout=SERVER_START_TIMEOUT):
+        server.terminate()
+        error = "" if server.errors.empty() else server.errors.get_nowait()[1]
+        raise RuntimeError(f"daphne did not start: {error}")
+    try:
+        yield f"http://127.0.0.1:{server.port.value}"
+    finally:
+        server.terminate()
+        server.join(timeout=10)
+
+
+@pytest.fixture
+def new_page(browser):
+    """Open a page in a fresh browser context (a separate player with its own cookies)."""
+    contexts = []
+
+    def open_page():
+        context = browser.new_context()
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()

@@ -1,0 +1,95 @@
+"""Sign up, log in, log out, passwords and profiles."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+PASSWORD = "a-Long-secret-42"
+
+
+def test_signup_logs_in_and_lands_on_profile(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "alice", "email": "", "password1": PASSWORD, "password2": PASSWORD},
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == reverse("profile", args=["alice"])
+    assert response.context["user"].username == "alice"
+    assert b"Welcome to Cardroom, alice!" in response.content
+
+
+def test_signup_shows_clear_errors(client, make_user):
+    make_user("bob")
+    response = client.post(
+        reverse("signup"),
+        {"username": "BOB", "email": "not-an-email", "password1": PASSWORD, "password2": "x"},
+    )
+    assert response.status_code == 200
+    form = response.context["form"]
+    assert "username" in form.errors  # usernames are unique regardless of case
+    assert "email" in form.errors
+    assert "password2" in form.errors
+    assert b'role="alert"' in response.content
+    assert get_user_model().objects.count() == 1
+
+
+def test_login_and_logout(client, make_user):
+    make_user("carol")
+    response = client.post(reverse("login"), {"username": "carol", "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.get(reverse("home")).context["user"].is_authenticated
+    response = client.post(reverse("login"), {"username": "carol", "password": "wrong"})
+    assert response.status_code == 200 and response.context["form"].errors
+    client.post(reverse("logout"))
+    assert not client.get(reverse("home")).context["user"].is_authenticated
+
+
+def test_change_password(client, make_user):
+    user = make_user("dave")
+    client.force_login(user)
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": "An0ther-Secret",
+            "new_password2": "An0ther-Secret",
+        },
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password("An0ther-Secret")
+
+
+def test_password_reset_by_email(client, make_user):
+    make_user("erin", email="erin@example.com")
+    response = client.post(reverse("password_reset"), {"email": "erin@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    link = re.search(r"https?://[^/]+(/accounts/reset/\S+)", mail.outbox[0].body).group(1)
+    response = client.get(link, follow=True)
+    form_url = response.redirect_chain[-1][0]
+    response = client.post(
+        form_url, {"new_password1": "Brand-New-Pass9", "new_password2": "Brand-New-Pass9"}
+    )
+    assert response.status_code == 302
+    assert client.login(username="erin", password="Brand-New-Pass9")
+
+
+def test_profile_has_a_stable_url(client, make_user):
+    make_user("frank")
+    response = client.get("/u/frank/")
+    assert response.status_code == 200
+    assert b"frank" in response.content
+    assert client.get("/u/nobody/").status_code == 404
+
+
+def test_logout_link_is_a_post_form(client, make_user):
+    client.force_login(make_user("gina"))
+    html = client.get(reverse("home")).content.decode()
+    assert re.search(r'<form method="post" action="/accounts/logout/"', html)
