@@ -596,6 +596,44 @@ def new_game(
     return s
 
 
+def _position(
+    contract: str,
+    seat: int,
+    hand: Sequence[str],
+    trick: Sequence[tuple[int, str]] = (),
+    *,
+    declarer: int | None = None,
+    seed: int = 0,
+) -> State:
+    """A trick-play position for tests and analysis: ``seat`` to move holding ``hand``.
+
+    ``trick`` is the current trick as (seat, card) pairs in play order. The other seats get the
+    remaining cards in deck order, as many as they would hold; no earlier trick is recorded.
+    """
+    s = new_game(seed, dealer=(seat - 1) & 3)
+    used = _mask(hand) | _mask([c for _p, c in trick])
+    rest = [c for c in range(32) if not used >> c & 1]
+    leader = trick[0][0] if trick else seat
+    played = {(leader + i) & 3 for i in range(len(trick))}
+    hands = [0, 0, 0, 0]
+    hands[seat] = _mask(hand)
+    for p in range(4):
+        if p != seat:
+            for _ in range(len(hand) - (p in played)):
+                hands[p] |= 1 << rest.pop(0)
+    s.hands = tuple(hands)  # type: ignore[assignment]
+    s.stock = ()
+    s.phase = _PLAY
+    s.contract = _CONTRACT_INDEX[contract]
+    s.declarer = seat if declarer is None else declarer
+    s.calls = ((s.declarer, contract), *(((s.declarer + i) & 3, "pass") for i in (1, 2, 3)))
+    s.trick = tuple(_INDEX[c] for _p, c in trick)
+    s.leader = leader
+    s.win_pos = _trick_winner(s.trick, s.contract)
+    s.to_act = seat
+    return s
+
+
 # --------------------------------------------------------------------------------------------
 # Actions
 
