@@ -631,6 +631,9 @@ def _position(
     s.leader = leader
     s.win_pos = _trick_winner(s.trick, s.contract)
     s.to_act = seat
+    # Declarations and belots as if the hands now held were the hands dealt.
+    s.plans = ((), (), (), ()) if s.contract == _NT else tuple(_best_plan(h) for h in hands)
+    s.belot_mask = _belot_masks(s.contract, hands)
     return s
 
 
@@ -696,12 +699,12 @@ def _call_refusal(s: State, seat: int, call: str) -> IllegalAction:
     if call == "contra":
         if s.contract < 0:
             return IllegalAction(gettext_noop("There is no bid to double yet"))
+        if s.mult == 4:
+            return IllegalAction(gettext_noop("Nothing goes above recontra"))
         if own:
             return IllegalAction(
                 gettext_noop("Contra is only for the opponents of the bidding team")
             )
-        if s.mult == 4:
-            return IllegalAction(gettext_noop("Nothing goes above recontra"))
         return IllegalAction(gettext_noop("The bid is already doubled"))
     if call == "recontra":
         if s.mult == 4:
