@@ -1,0 +1,1173 @@
+"""Bulgarian Belote (Бридж-белот): the rules engine.
+
+Pure Python, no Django, no I/O, no clock; randomness only from ``random.Random`` seeded by the
+match seed. The rules are ``shared/rules/belote.md``, the public surface
+``shared/rules/engine-api.md``:
+
+``new_game``, ``legal_actions``, ``apply``, ``view``, ``dumps``/``loads``, ``scores``, ``winner``,
+``deal_results``, ``state.to_act`` and ``IllegalAction`` (the shared class of ``cards.py``).
+
+Internally a card is an int ``suit * 8 + rank`` (suits ``C D H S``, ranks in natural order
+``7 8 9 T J Q K A``) and a hand is a 32-bit mask, so legality is a few bit operations. A state is
+never changed after it is made: :func:`apply` copies it and replaces what changed.
+
+``view(state, seat)`` returns a JSON-safe dict with exactly what rules §10 lets that seat see
+(``seat=None``: a spectator, who sees only what is public):
+
+- ``seat``: the seat the view is for (or None); ``to_act``: whose turn (None when over);
+- ``phase``: ``"auction"``, ``"play"`` or ``"over"``; ``deal_no``: index of the current deal
+  (all-pass deals count); ``dealer``: the current dealer;
+- ``hand``: the seat's own cards, sorted for display (:func:`sort_hand`); ``[]`` for spectators;
+- ``legal``: the seat's legal actions now (``[]`` when it is not its turn);
+- ``hand_sizes``: cards held by each seat;
+- ``auction``: the calls of this deal, ``[[seat, call], ...]``;
+- ``contract``: ``{"contract", "declarer", "multiplier", "team"}`` once the auction is over, else
+  None; ``bid``: the same dict for the highest bid so far during the auction (None before one);
+- ``leader``: who led (or leads) the current trick; ``trick``: ``[[seat, card], ...]`` so far;
+- ``last_trick``: the last completed trick of this deal (``{"leader", "cards", "winner"}``) or None;
+- ``tricks``: every completed trick of this deal in order, same shape as ``last_trick``;
+- ``tricks_won``: tricks taken per team this deal; ``trick_points``: card points taken per team so
+  far (plain values, last ten included once it is played, not yet doubled for No Trumps);
+- ``declarations``: ``[{"seat", "kind"}, ...]``, the kinds (``tierce``, ``quarte``, ``quinte``,
+  ``carre``) announced so far this deal: a player's declarations appear once he has played his
+  first card; their cards appear only in ``deal_results`` when the deal ends;
+- ``belots``: ``[{"seat", "suit"}, ...]`` announced this deal;
+- ``scores``: match totals per team; ``hanging``: points hanging now; ``target``;
+  ``options``: ``{"target", "declarations", "finish_with_hanging"}``;
+- ``deal_results``: the score sheet (see :func:`deal_results`); ``winner``: team or None.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+
+from .cards import SUITS, IllegalAction, gettext_noop, shuffled
+
+__all__ = [
+    "CARDS",
+    "CONTRACTS",
+    "POINTS_PLAIN",
+    "POINTS_TRUMP",
+    "RANKS",
+    "STRENGTH_PLAIN",
+    "STRENGTH_TRUMP",
+    "IllegalAction",
+    "State",
+    "apply",
+    "card_points",
+    "card_strength",
+    "deal_results",
+    "dumps",
+    "legal_actions",
+    "loads",
+    "new_game",
+    "scores",
+    "sort_hand",
+    "view",
+    "winner",
+]
+
+# --------------------------------------------------------------------------------------------
+# Cards and tables
+
+RANKS = "789TJQKA"
+#: Every card code, in internal order (index = suit * 8 + rank index).
+CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+_INDEX = {code: i for i, code in enumerate(CARDS)}
+
+#: Contracts from low to high; indexes 0..3 are also the trump suit of a suit contract.
+CONTRACTS = ("C", "D", "H", "S", "NT", "AT")
+_NT, _AT = 4, 5
+_CONTRACT_INDEX = {name: i for i, name in enumerate(CONTRACTS)}
+
+#: Strength 1 (weakest) .. 8 (strongest) of each rank, in trump order J 9 A T K Q 8 7.
+STRENGTH_TRUMP = {"7": 1, "8": 2, "Q": 3, "K": 4, "T": 5, "A": 6, "9": 7, "J": 8}
+#: Strength 1 .. 8 in plain order A T K Q J 9 8 7.
+STRENGTH_PLAIN = {"7": 1, "8": 2, "9": 3, "J": 4, "Q": 5, "K": 6, "T": 7, "A": 8}
+#: Card points of each rank as a trump and as a plain card.
+POINTS_TRUMP = {"7": 0, "8": 0, "9": 14, "T": 10, "J": 20, "Q": 3, "K": 4, "A": 11}
+POINTS_PLAIN = {"7": 0, "8": 0, "9": 0, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
+
+_SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
+_ALL = 0xFFFFFFFF
+# Mask of the trump cards of each contract.
+_TRUMP_MASK = (*_SUIT_MASK, 0, _ALL)
+
+
+def _is_trump(contract: int, card: int) -> bool:
+    return bool(_TRUMP_MASK[contract] >> card & 1)
+
+
+# _STR[contract][card]: strength 1..8 in the order that card follows under that contract.
+_STR = tuple(
+    tuple((STRENGTH_TRUMP if _is_trump(ct, c) else STRENGTH_PLAIN)[RANKS[c & 7]] for c in range(32))
+    for ct in range(6)
+)
+_PTS = tuple(
+    tuple((POINTS_TRUMP if _is_trump(ct, c) else POINTS_PLAIN)[RANKS[c & 7]] for c in range(32))
+    for ct in range(6)
+)
+# _HIGHER[contract][card]: mask of the same-suit cards that beat it under that contract.
+_HIGHER = tuple(
+    tuple(
+        sum(1 << d for d in range(32) if d >> 3 == c >> 3 and _STR[ct][d] > _STR[ct][c])
+        for c in range(32)
+    )
+    for ct in range(6)
+)
+# _SUIT_CODES[suit][byte]: the codes of the cards of that suit present in an 8-bit pattern.
+_SUIT_CODES = tuple(
+    tuple(tuple(CARDS[s * 8 + r] for r in range(8) if byte >> r & 1) for byte in range(256))
+    for s in range(4)
+)
+_BIT = tuple(1 << c for c in range(32))
+
+
+def _codes(mask: int) -> list[str]:
+    """The codes of the cards in ``mask``, in internal order."""
+    out: list[str] = []
+    for s in range(4):
+        byte = mask >> (8 * s) & 0xFF
+        if byte:
+            out.extend(_SUIT_CODES[s][byte])
+    return out
+
+
+def _mask(codes: Sequence[str]) -> int:
+    m = 0
+    for code in codes:
+        m |= 1 << _INDEX[code]
+    return m
+
+
+def card_strength(card: str, contract: str) -> int:
+    """Strength 1..8 of ``card`` within its suit under ``contract`` (trump or plain order)."""
+    return _STR[_CONTRACT_INDEX[contract]][_INDEX[card]]
+
+
+def card_points(card: str, contract: str) -> int:
+    """Card points of ``card`` under ``contract`` (not doubled for No Trumps)."""
+    return _PTS[_CONTRACT_INDEX[contract]][_INDEX[card]]
+
+
+_DISPLAY_SUITS = "CDSH"  # alternating colours
+
+
+def sort_hand(cards: Sequence[str], contract: str | None = None) -> list[str]:
+    """Order cards for display: by suit (♣ ♦ ♠ ♥, alternating colours), strongest first.
+
+    Strength follows ``contract`` (trump order for its trumps, plain order otherwise); with no
+    contract yet (the auction) the plain order is used.
+    """
+    ct = _CONTRACT_INDEX[contract] if contract is not None else _NT
+    strength = _STR[ct]
+    return sorted(cards, key=lambda c: (_DISPLAY_SUITS.index(c[1]), -strength[_INDEX[c]]))
+
+
+# --------------------------------------------------------------------------------------------
+# Legal cards and trick winner (rules §4)
+
+
+def _legal_mask(hand: int, trick: Sequence[int], contract: int, win_pos: int) -> int:
+    """The cards of ``hand`` that may be played on ``trick`` (cards in play order).
+
+    ``win_pos`` is the index in ``trick`` of the card winning it so far (see
+    :func:`_trick_winner`); the player to move sits after the last card, so his partner played
+    ``trick[-2]``.
+    """
+    if not trick:
+        return hand
+    lead = trick[0]
+    same = hand & _SUIT_MASK[lead >> 3]
+    tmask = _TRUMP_MASK[contract]
+    if same:
+        if tmask >> lead & 1:
+            # A trump suit was led: the winning card is the highest of that suit in the trick.
+            return (same & _HIGHER[contract][trick[win_pos]]) or same
+        return same
+    if contract >= _NT or win_pos == len(trick) - 2:
+        return hand
+    trumps = hand & tmask
+    if not trumps:
+        return hand
+    best = trick[win_pos]
+    if tmask >> best & 1:
+        return (trumps & _HIGHER[contract][best]) or hand
+    return trumps
+
+
+def _beats(contract: int, card: int, best: int) -> bool:
+    """Whether ``card`` takes the lead from ``best``, the card winning the trick so far."""
+    if card >> 3 == best >> 3:
+        return _STR[contract][card] > _STR[contract][best]
+    tmask = _TRUMP_MASK[contract]
+    return bool(tmask >> card & 1) and not tmask >> best & 1
+
+
+def _trick_winner(trick: Sequence[int], contract: int) -> int:
+    """Index in ``trick`` of the card winning it."""
+    pos = 0
+    for i in range(1, len(trick)):
+        if _beats(contract, trick[i], trick[pos]):
+            pos = i
+    return pos
+
+
+# --------------------------------------------------------------------------------------------
+# Declarations (rules §6)
+
+_RUN_KIND = {3: "tierce", 4: "quarte"}
+_CARRE_POINTS = {2: 150, 3: 100, 4: 200, 5: 100, 6: 100, 7: 100}  # by rank index: 9 T J Q K A
+# Carrés compare J > 9 > A > 10 > K > Q.
+_CARRE_ORDER = {4: 6, 2: 5, 7: 4, 3: 3, 6: 2, 5: 1}
+
+
+def _runs(byte: int) -> list[tuple[int, int]]:
+    """Maximal runs of 3 or more set bits in an 8-bit suit pattern, as (lowest rank, length)."""
+    runs = []
+    r = 0
+    while r < 8:
+        if byte >> r & 1:
+            start = r
+            while r < 8 and byte >> r & 1:
+                r += 1
+            if r - start >= 3:
+                runs.append((start, r - start))
+        else:
+            r += 1
+    return runs
+
+
+_RUNS = tuple(tuple(_runs(b)) for b in range(256))
+
+# A combination: (kind, points, cards mask, comparison key, is_carre). Sequence keys are
+# (length, top rank index); carré keys (order,) in J > 9 > A > 10 > K > Q.
+Combo = tuple[str, int, int, tuple[int, ...], bool]
+
+
+def _best_plan(hand: int) -> tuple[Combo, ...]:
+    """The declarations of an 8-card hand: the plan with the highest total (rules §6).
+
+    A card serves in a carré or in a sequence, not both; runs are maximal among the cards the
+    chosen carrés leave; on equal totals the plan with more carré points wins.
+    """
+    quads = [
+        r
+        for r in range(2, 8)
+        if hand >> r & hand >> (8 + r) & hand >> (16 + r) & hand >> (24 + r) & 1
+    ]
+    best: tuple[Combo, ...] = ()
+    best_key = (0, 0)
+    for choice in range(1 << len(quads)):
+        combos: list[Combo] = []
+        used = 0
+        for i, r in enumerate(quads):
+            if choice >> i & 1:
+                m = 0x01010101 << r
+                used |= m
+                combos.append(("carre", _CARRE_POINTS[r], m, (_CARRE_ORDER[r],), True))
+        carre_points = sum(c[1] for c in combos)
+        rest = hand & ~used
+        for s in range(4):
+            for start, length in _RUNS[rest >> (8 * s) & 0xFF]:
+                m = ((1 << length) - 1) << (8 * s + start)
+                kind = _RUN_KIND.get(length, "quinte")
+                points = 20 if length == 3 else 50 if length == 4 else 100
+                combos.append((kind, points, m, (length, start + length - 1), False))
+        key = (sum(c[1] for c in combos), carre_points)
+        if key > best_key:
+            best, best_key = tuple(combos), key
+    return best
+
+
+def _scoring_declarations(
+    plans: Sequence[Sequence[Combo]], pool: bool
+) -> tuple[list[int], list[list[bool]]]:
+    """Which declared combinations score: (points per team, per seat a flag per combo)."""
+    flags = [[False] * len(p) for p in plans]
+    points = [0, 0]
+
+    def award(team: int, want_carre: bool | None) -> None:
+        for seat in (team, team + 2):
+            for i, combo in enumerate(plans[seat]):
+                if want_carre is None or combo[4] == want_carre:
+                    flags[seat][i] = True
+                    points[team] += combo[1]
+
+    if pool:
+        bests = []
+        for team in (0, 1):
+            keys = [(c[1], c[4], c[3]) for s in (team, team + 2) for c in plans[s]]
+            bests.append(max(keys) if keys else None)
+        if bests[0] is not None and (bests[1] is None or bests[0] > bests[1]):
+            award(0, None)
+        elif bests[1] is not None and (bests[0] is None or bests[1] > bests[0]):
+            award(1, None)
+        return points, flags
+    for carre in (False, True):
+        bests = []
+        for team in (0, 1):
+            keys = [c[3] for s in (team, team + 2) for c in plans[s] if c[4] == carre]
+            bests.append(max(keys) if keys else None)
+        if bests[0] is not None and (bests[1] is None or bests[0] > bests[1]):
+            award(0, carre)
+        elif bests[1] is not None and (bests[0] is None or bests[1] > bests[0]):
+            award(1, carre)
+    return points, flags
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring (rules §7)
+
+
+def _round_team(contract: int, points: int, fewer: bool) -> int:
+    """Round one team's raw total to the score sheet; ``fewer``: it has fewer raw points."""
+    tens, r = divmod(points, 10)
+    if contract == _AT:
+        up = r >= 5 or (r == 4 and fewer)
+    elif contract == _NT:
+        up = r >= 5
+    else:
+        up = r >= 7 or (r == 6 and fewer)
+    return tens + up
+
+
+def _round_total(points: int) -> int:
+    """Round a whole-deal total (inside, contra): to the nearest ten."""
+    return (points + 5) // 10
+
+
+def _settle(contract: int, multiplier: int, declarers: int, defenders: int) -> tuple[int, int, int]:
+    """(declarers' figure, defenders' figure, points that hang) for the raw totals of a deal."""
+    if multiplier > 1:
+        whole = _round_total(declarers + defenders) * multiplier
+        if declarers > defenders:
+            return whole, 0, 0
+        if declarers < defenders:
+            return 0, whole, 0
+        return 0, 0, whole
+    if declarers > defenders:
+        return (
+            _round_team(contract, declarers, False),
+            _round_team(contract, defenders, True),
+            0,
+        )
+    if declarers < defenders:
+        return 0, _round_total(declarers + defenders), 0
+    # A tie: the defenders round as the team with more points, the declarers' share as the
+    # team with fewer, and the declarers' share hangs.
+    return 0, _round_team(contract, defenders, False), _round_team(contract, declarers, True)
+
+
+# --------------------------------------------------------------------------------------------
+# State
+
+_AUCTION, _PLAY, _OVER = 0, 1, 2
+_PHASES = ("auction", "play", "over")
+
+
+class _Config:
+    """The options of a match (never changes, shared by all its states)."""
+
+    __slots__ = ("decks", "finish_with_hanging", "pool", "seed", "target")
+
+    def __init__(
+        self,
+        seed: int | str,
+        target: int,
+        pool: bool,
+        finish_with_hanging: bool,
+        decks: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.seed = seed
+        self.target = target
+        self.pool = pool
+        self.finish_with_hanging = finish_with_hanging
+        self.decks = decks
+
+
+class State:
+    """A match position. Treat as immutable; read ``to_act``, use the module's functions."""
+
+    __slots__ = (
+        "_legal",
+        "belot_mask",
+        "belots",
+        "calls",
+        "cfg",
+        "contract",
+        "deal_no",
+        "dealer",
+        "declarer",
+        "hands",
+        "hanging",
+        "leader",
+        "mult",
+        "passes",
+        "phase",
+        "plans",
+        "points",
+        "results",
+        "scores",
+        "stock",
+        "to_act",
+        "trick",
+        "tricks",
+        "win_pos",
+        "winner",
+        "won",
+    )
+
+    cfg: _Config
+    deal_no: int  # deals begun so far minus one: the index of the current deal
+    dealer: int
+    scores: tuple[int, int]
+    hanging: int
+    results: tuple[dict, ...]
+    winner: int | None
+    phase: int
+    to_act: int | None
+    hands: tuple[int, int, int, int]  # card masks
+    stock: tuple[int, ...]  # the 12 cards dealt after the auction, in deck order
+    calls: tuple[tuple[int, str], ...]
+    contract: int  # -1: no bid yet
+    declarer: int  # -1: no bid yet
+    mult: int
+    passes: int  # passes in a row since the last bid, contra or recontra
+    trick: tuple[int, ...]  # cards of the current trick in play order
+    leader: int
+    win_pos: int  # index in trick of the card winning it
+    tricks: tuple[tuple[int, ...], ...]  # (leader, 4 cards..., winner)
+    points: tuple[int, int]  # card points per team this deal, last ten included, undoubled
+    won: tuple[int, int]  # tricks per team this deal
+    plans: tuple[tuple[Combo, ...], ...]  # each seat's declarations this deal
+    belot_mask: tuple[int, ...]  # per seat: K and Q of suits whose belot may still be announced
+    belots: tuple[tuple[int, int], ...]  # (seat, suit) announced
+
+    def _copy(self) -> State:
+        n = State.__new__(State)
+        n._legal = None
+        n.belot_mask = self.belot_mask
+        n.belots = self.belots
+        n.calls = self.calls
+        n.cfg = self.cfg
+        n.contract = self.contract
+        n.deal_no = self.deal_no
+        n.dealer = self.dealer
+        n.declarer = self.declarer
+        n.hands = self.hands
+        n.hanging = self.hanging
+        n.leader = self.leader
+        n.mult = self.mult
+        n.passes = self.passes
+        n.phase = self.phase
+        n.plans = self.plans
+        n.points = self.points
+        n.results = self.results
+        n.scores = self.scores
+        n.stock = self.stock
+        n.to_act = self.to_act
+        n.trick = self.trick
+        n.tricks = self.tricks
+        n.win_pos = self.win_pos
+        n.winner = self.winner
+        n.won = self.won
+        return n
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return dumps(self) == dumps(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<belote.State deal {self.deal_no} {_PHASES[self.phase]} to_act={self.to_act}>"
+
+
+def _deck_for(cfg: _Config, deal_no: int) -> tuple[int, ...]:
+    if deal_no < len(cfg.decks):
+        return cfg.decks[deal_no]
+    rng = random.Random(f"belote:{cfg.seed}:deal:{deal_no}")
+    return tuple(_INDEX[c] for c in shuffled(CARDS, rng))
+
+
+def _start_deal(s: State) -> None:
+    """Deal the first five cards of deal ``s.deal_no`` by ``s.dealer`` (rules §2), in place."""
+    deck = _deck_for(s.cfg, s.deal_no)
+    d = s.dealer
+    hands = [0, 0, 0, 0]
+    for i in range(4):
+        seat = (d + 1 + i) & 3
+        for c in deck[3 * i : 3 * i + 3]:
+            hands[seat] |= 1 << c
+        for c in deck[12 + 2 * i : 14 + 2 * i]:
+            hands[seat] |= 1 << c
+    s.hands = tuple(hands)  # type: ignore[assignment]
+    s.stock = tuple(deck[20:32])
+    s.phase = _AUCTION
+    s.to_act = (d + 1) & 3
+    s.calls = ()
+    s.contract = -1
+    s.declarer = -1
+    s.mult = 1
+    s.passes = 0
+    s.trick = ()
+    s.leader = (d + 1) & 3
+    s.win_pos = 0
+    s.tricks = ()
+    s.points = (0, 0)
+    s.won = (0, 0)
+    s.plans = ((), (), (), ())
+    s.belot_mask = (0, 0, 0, 0)
+    s.belots = ()
+
+
+def _belot_masks(contract: int, hands: Sequence[int]) -> tuple[int, ...]:
+    """Per seat, the K and Q of each trump suit in which it holds both (none in No Trumps)."""
+    suits = (contract,) if contract < _NT else (0, 1, 2, 3) if contract == _AT else ()
+    out = []
+    for hand in hands:
+        m = 0
+        for s in suits:
+            kq = 0b01100000 << (8 * s)
+            if hand & kq == kq:
+                m |= kq
+        out.append(m)
+    return tuple(out)
+
+
+def _start_play(s: State) -> None:
+    """Deal the last three cards each and set up trick play, in place."""
+    d = s.dealer
+    hands = list(s.hands)
+    for i in range(4):
+        seat = (d + 1 + i) & 3
+        for c in s.stock[3 * i : 3 * i + 3]:
+            hands[seat] |= 1 << c
+    s.hands = tuple(hands)  # type: ignore[assignment]
+    s.stock = ()
+    s.phase = _PLAY
+    s.to_act = s.leader = (d + 1) & 3
+    s.plans = ((), (), (), ()) if s.contract == _NT else tuple(_best_plan(h) for h in hands)
+    s.belot_mask = _belot_masks(s.contract, hands)
+
+
+def new_game(
+    seed: int | str,
+    *,
+    target: int = 151,
+    declarations: str = "separate",
+    finish_with_hanging: bool = True,
+    dealer: int | None = None,
+    decks: Sequence[Sequence[str]] | None = None,
+) -> State:
+    """Start a match; the first deal's first five cards are dealt and the auction is open.
+
+    ``dealer`` None: drawn from the seed. ``decks`` stacks the first deals (one 32-code deck per
+    deal, top first, all-pass deals included); later deals are shuffled from the seed.
+    """
+    if declarations not in ("separate", "pool"):
+        raise ValueError(f"declarations must be 'separate' or 'pool', not {declarations!r}")
+    if not isinstance(target, int) or target <= 0:
+        raise ValueError("target must be a positive int")
+    stacked = []
+    for deck in decks or ():
+        if sorted(deck) != sorted(CARDS):
+            raise ValueError("each stacked deck must hold the 32 cards exactly once")
+        stacked.append(tuple(_INDEX[c] for c in deck))
+    cfg = _Config(seed, target, declarations == "pool", bool(finish_with_hanging), tuple(stacked))
+    if dealer is None:
+        dealer = random.Random(f"belote:{seed}:dealer").randrange(4)
+    elif dealer not in (0, 1, 2, 3):
+        raise ValueError("dealer must be 0..3")
+    s = State.__new__(State)
+    s._legal = None
+    s.cfg = cfg
+    s.deal_no = 0
+    s.dealer = dealer
+    s.scores = (0, 0)
+    s.hanging = 0
+    s.results = ()
+    s.winner = None
+    _start_deal(s)
+    return s
+
+
+def _position(
+    contract: str,
+    seat: int,
+    hand: Sequence[str],
+    trick: Sequence[tuple[int, str]] = (),
+    *,
+    declarer: int | None = None,
+    seed: int = 0,
+) -> State:
+    """A trick-play position for tests and analysis: ``seat`` to move holding ``hand``.
+
+    ``trick`` is the current trick as (seat, card) pairs in play order. The other seats get the
+    remaining cards in deck order, as many as they would hold; no earlier trick is recorded.
+    """
+    s = new_game(seed, dealer=(seat - 1) & 3)
+    used = _mask(hand) | _mask([c for _p, c in trick])
+    rest = [c for c in range(32) if not used >> c & 1]
+    leader = trick[0][0] if trick else seat
+    played = {(leader + i) & 3 for i in range(len(trick))}
+    hands = [0, 0, 0, 0]
+    hands[seat] = _mask(hand)
+    for p in range(4):
+        if p != seat:
+            for _ in range(len(hand) - (p in played)):
+                hands[p] |= 1 << rest.pop(0)
+    s.hands = tuple(hands)  # type: ignore[assignment]
+    s.stock = ()
+    s.phase = _PLAY
+    s.contract = _CONTRACT_INDEX[contract]
+    s.declarer = seat if declarer is None else declarer
+    s.calls = ((s.declarer, contract), *(((s.declarer + i) & 3, "pass") for i in (1, 2, 3)))
+    s.trick = tuple(_INDEX[c] for _p, c in trick)
+    s.leader = leader
+    s.win_pos = _trick_winner(s.trick, s.contract)
+    s.to_act = seat
+    # Declarations and belots as if the hands now held were the hands dealt.
+    s.plans = ((), (), (), ()) if s.contract == _NT else tuple(_best_plan(h) for h in hands)
+    s.belot_mask = _belot_masks(s.contract, hands)
+    return s
+
+
+# --------------------------------------------------------------------------------------------
+# Actions
+
+_CALLS = ("pass", *CONTRACTS, "contra", "recontra")
+
+
+def _auction_calls(s: State, seat: int) -> list[str]:
+    calls = ["pass", *CONTRACTS[s.contract + 1 :]]
+    if s.contract >= 0:
+        own = (seat & 1) == (s.declarer & 1)
+        if s.mult == 1 and not own:
+            calls.append("contra")
+        elif s.mult == 2 and own:
+            calls.append("recontra")
+    return calls
+
+
+def _play_mask(s: State, seat: int) -> int:
+    cached = s._legal
+    if cached is not None and cached[0] == seat:
+        return cached[1]
+    m = _legal_mask(s.hands[seat], s.trick, s.contract, s.win_pos)
+    s._legal = (seat, m)
+    return m
+
+
+def legal_actions(state: State, seat: int) -> list[str]:
+    """What ``seat`` may do now: calls in the auction, card codes in play; [] if not its turn."""
+    if seat != state.to_act:
+        return []
+    if state.phase == _PLAY:
+        return _codes(_play_mask(state, seat))
+    return _auction_calls(state, seat)
+
+
+_FOLLOW = {
+    0: gettext_noop("You must follow clubs"),
+    1: gettext_noop("You must follow diamonds"),
+    2: gettext_noop("You must follow hearts"),
+    3: gettext_noop("You must follow spades"),
+}
+
+
+def _card_refusal(s: State, seat: int, card: int) -> IllegalAction:
+    """Why ``card`` may not be played now (it is held but not legal)."""
+    hand = s.hands[seat]
+    lead = s.trick[0]
+    if hand & _SUIT_MASK[lead >> 3]:
+        if card >> 3 != lead >> 3:
+            return IllegalAction(_FOLLOW[lead >> 3])
+        return IllegalAction(gettext_noop("You must play a higher trump"))
+    if _is_trump(s.contract, s.trick[s.win_pos]):
+        return IllegalAction(gettext_noop("You must over-trump with a higher trump"))
+    return IllegalAction(gettext_noop("You must play a trump"))
+
+
+def _call_refusal(s: State, seat: int, call: str) -> IllegalAction:
+    """Why auction ``call`` is not allowed now."""
+    own = s.declarer >= 0 and (seat & 1) == (s.declarer & 1)
+    if call == "contra":
+        if s.contract < 0:
+            return IllegalAction(gettext_noop("There is no bid to double yet"))
+        if s.mult == 4:
+            return IllegalAction(gettext_noop("Nothing goes above recontra"))
+        if own:
+            return IllegalAction(
+                gettext_noop("Contra is only for the opponents of the bidding team")
+            )
+        return IllegalAction(gettext_noop("The bid is already doubled"))
+    if call == "recontra":
+        if s.mult == 4:
+            return IllegalAction(gettext_noop("Nothing goes above recontra"))
+        if s.mult == 1:
+            return IllegalAction(gettext_noop("Recontra is only possible over a contra"))
+        return IllegalAction(gettext_noop("Recontra is only for the bidding team"))
+    if s.contract == _AT:
+        return IllegalAction(
+            gettext_noop("After All Trumps only pass, contra and recontra are allowed")
+        )
+    return IllegalAction(gettext_noop("You must bid higher than the current contract"))
+
+
+def apply(state: State, seat: int, action: str) -> State:
+    """Return the state after ``seat`` does ``action``; ``state`` itself is left unchanged.
+
+    Raises :class:`IllegalAction` (a ValueError) with a player-facing message if the action is
+    not allowed now.
+    """
+    if state.phase == _OVER:
+        raise IllegalAction(gettext_noop("The match is over"))
+    if seat != state.to_act:
+        raise IllegalAction(gettext_noop("It is not your turn"))
+    if state.phase == _PLAY:
+        card = _INDEX.get(action)  # type: ignore[arg-type]
+        if card is None:
+            if action in _CALLS:
+                raise IllegalAction(gettext_noop("The auction is over: play a card"))
+            raise IllegalAction(gettext_noop("%(action)s is not a card"), action=str(action))
+        bit = 1 << card
+        if not _play_mask(state, seat) & bit:
+            if not state.hands[seat] & bit:
+                raise IllegalAction(gettext_noop("You do not hold %(card)s"), card=action)
+            raise _card_refusal(state, seat, card)
+        return _play(state, seat, card, bit)
+    if action not in _CALLS:
+        if action in _INDEX:
+            raise IllegalAction(gettext_noop("Cards are played after the auction"))
+        raise IllegalAction(gettext_noop("%(action)s is not a call"), action=str(action))
+    if action not in _auction_calls(state, seat):
+        raise _call_refusal(state, seat, action)
+    return _call(state, seat, action)
+
+
+def _call(state: State, seat: int, call: str) -> State:
+    s = state._copy()
+    s.calls = (*state.calls, (seat, call))
+    s.to_act = (seat + 1) & 3
+    if call == "pass":
+        s.passes += 1
+        if s.contract < 0:
+            if s.passes == 4:
+                _finish_deal(s)
+        elif s.passes == 3:
+            _start_play(s)
+    elif call == "contra":
+        s.mult, s.passes = 2, 0
+    elif call == "recontra":
+        s.mult, s.passes = 4, 0
+    else:
+        s.contract, s.declarer, s.mult, s.passes = _CONTRACT_INDEX[call], seat, 1, 0
+    return s
+
+
+def _play(state: State, seat: int, card: int, bit: int) -> State:
+    s = state._copy()
+    hands = list(state.hands)
+    hands[seat] ^= bit
+    s.hands = tuple(hands)  # type: ignore[assignment]
+    ct = state.contract
+    trick = state.trick
+    if state.belot_mask[seat] & bit:
+        kq = 0b01100000 << (card & ~7)
+        masks = list(state.belot_mask)
+        masks[seat] &= ~kq
+        s.belot_mask = tuple(masks)
+        if not trick or card >> 3 == trick[0] >> 3 or ct < _NT:
+            s.belots = (*state.belots, (seat, card >> 3))
+    if trick and _beats(ct, card, trick[state.win_pos]):
+        s.win_pos = len(trick)
+    trick = (*trick, card)
+    if len(trick) < 4:
+        s.trick = trick
+        s.to_act = (seat + 1) & 3
+        return s
+    leader = state.leader
+    taker = (leader + s.win_pos) & 3
+    team = taker & 1
+    pts = _PTS[ct]
+    gained = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+    s.tricks = (*state.tricks, (leader, *trick, taker))
+    if len(s.tricks) == 8:
+        gained += 10
+    if team:
+        s.points = (state.points[0], state.points[1] + gained)
+        s.won = (state.won[0], state.won[1] + 1)
+    else:
+        s.points = (state.points[0] + gained, state.points[1])
+        s.won = (state.won[0] + 1, state.won[1])
+    s.trick = ()
+    s.win_pos = 0
+    s.leader = s.to_act = taker
+    if len(s.tricks) == 8:
+        _finish_deal(s)
+    return s
+
+
+def _combo_dict(seat: int, combo: Combo, scored: bool) -> dict:
+    return {
+        "seat": seat,
+        "kind": combo[0],
+        "points": combo[1],
+        "cards": _codes(combo[2]),
+        "scored": scored,
+    }
+
+
+def _finish_deal(s: State) -> None:
+    """Score the finished deal (or the all-pass redeal), record it and move on, in place."""
+    before = s.hanging
+    if s.contract < 0:
+        result = {
+            "dealer": s.dealer,
+            "contract": None,
+            "declarer": None,
+            "multiplier": 1,
+            "tricks": [],
+            "declarations": [0, 0],
+            "belot": [0, 0],
+            "raw": [0, 0],
+            "capot": None,
+            "outcome": "redeal",
+            "award": [0, 0],
+            "hanging_after": before,
+            "card_points": [0, 0],
+            "tricks_won": [0, 0],
+            "last_ten": None,
+            "combinations": [],
+            "belots": [],
+            "written": [0, 0],
+            "hanging_before": before,
+            "hanging_won": [0, 0],
+            "hanging_added": 0,
+            "winning_team": None,
+            "scores_after": list(s.scores),
+        }
+        s.results = (*s.results, result)
+        _next_deal(s)
+        return
+    ct = s.contract
+    factor = 2 if ct == _NT else 1
+    card_pts = [s.points[0] * factor, s.points[1] * factor]
+    capot = 0 if s.won[0] == 8 else 1 if s.won[1] == 8 else None
+    decl, flags = _scoring_declarations(s.plans, s.cfg.pool)
+    belot = [0, 0]
+    for seat, _suit in s.belots:
+        belot[seat & 1] += 20
+    raw = [card_pts[t] + decl[t] + belot[t] + (90 if capot == t else 0) for t in (0, 1)]
+    dteam = s.declarer & 1
+    d_fig, f_fig, hang = _settle(ct, s.mult, raw[dteam], raw[1 - dteam])
+    written = [0, 0]
+    written[dteam], written[1 - dteam] = d_fig, f_fig
+    award = list(written)
+    hanging_won = [0, 0]
+    if raw[0] == raw[1]:
+        deal_winner = None
+        s.hanging = before + hang
+        outcome = "hanging"
+    else:
+        deal_winner = 0 if raw[0] > raw[1] else 1
+        hanging_won[deal_winner] = before
+        award[deal_winner] += before
+        s.hanging = 0
+        outcome = "made" if raw[dteam] > raw[1 - dteam] else "inside"
+    s.scores = (s.scores[0] + award[0], s.scores[1] + award[1])
+    last = s.tricks[-1]
+    result = {
+        "dealer": s.dealer,
+        "contract": CONTRACTS[ct],
+        "declarer": s.declarer,
+        "multiplier": s.mult,
+        "tricks": [[[(t[0] + i) & 3, CARDS[t[1 + i]]] for i in range(4)] for t in s.tricks],
+        "declarations": decl,
+        "belot": belot,
+        "raw": raw,
+        "capot": capot,
+        "outcome": outcome,
+        "award": award,
+        "hanging_after": s.hanging,
+        "card_points": card_pts,
+        "tricks_won": list(s.won),
+        "last_ten": last[5] & 1,
+        "combinations": [
+            _combo_dict(seat, combo, flags[seat][i])
+            for seat in range(4)
+            for i, combo in enumerate(s.plans[seat])
+        ],
+        "belots": [{"seat": seat, "suit": SUITS[suit]} for seat, suit in s.belots],
+        "written": written,
+        "hanging_before": before,
+        "hanging_won": hanging_won,
+        "hanging_added": hang,
+        "winning_team": deal_winner,
+        "scores_after": list(s.scores),
+    }
+    s.results = (*s.results, result)
+    sc = s.scores
+    if (
+        capot is None
+        and max(sc) >= s.cfg.target
+        and sc[0] != sc[1]
+        and (s.cfg.finish_with_hanging or s.hanging == 0)
+    ):
+        s.winner = 0 if sc[0] > sc[1] else 1
+        s.phase = _OVER
+        s.to_act = None
+        s.hands = (0, 0, 0, 0)
+        s.plans = ((), (), (), ())
+        s.belot_mask = (0, 0, 0, 0)
+        s.belots = ()
+        s.trick = ()
+        s.tricks = ()
+        s.calls = ()
+        return
+    _next_deal(s)
+
+
+def _next_deal(s: State) -> None:
+    s.deal_no += 1
+    s.dealer = (s.dealer + 1) & 3
+    _start_deal(s)
+
+
+# --------------------------------------------------------------------------------------------
+# Results
+
+
+def scores(state: State) -> list[int]:
+    """Match totals, ``[team 0, team 1]``."""
+    return list(state.scores)
+
+
+def winner(state: State) -> int | None:
+    """The team that won the match, or None while it runs."""
+    return state.winner
+
+
+def deal_results(state: State) -> list[dict]:
+    """The score sheet: one dict per finished deal, all-pass deals included (engine-api.md).
+
+    The dicts are shared with the state: read them, don't change them. Besides the API keys
+    each holds ``card_points`` (per team, last ten included, doubled in No Trumps),
+    ``tricks_won``, ``last_ten`` (team), ``combinations`` (every declared sequence and carré:
+    ``{"seat", "kind", "points", "cards", "scored"}``), ``belots`` (``{"seat", "suit"}``),
+    ``written`` (the deal's own rounded figures, multiplier applied), ``hanging_before``,
+    ``hanging_won`` (hanging points received per team), ``hanging_added`` (points this deal put
+    on hanging), ``winning_team`` (higher raw total, None on a tie or redeal) and
+    ``scores_after``. ``award`` = ``written`` + ``hanging_won``: what the deal added to the
+    match totals.
+    """
+    return list(state.results)
+
+
+# --------------------------------------------------------------------------------------------
+# View
+
+
+def _trick_dict(t: tuple[int, ...]) -> dict:
+    return {
+        "leader": t[0],
+        "cards": [[(t[0] + i) & 3, CARDS[t[1 + i]]] for i in range(4)],
+        "winner": t[5],
+    }
+
+
+def _played_first_card(s: State, seat: int) -> bool:
+    return s.phase == _PLAY and bool(s.tricks or seat in _trick_seats(s))
+
+
+def _trick_seats(s: State) -> list[int]:
+    return [(s.leader + i) & 3 for i in range(len(s.trick))]
+
+
+def view(state: State, seat: int | None) -> dict:
+    """What ``seat`` may see now (rules §10); ``seat`` None: a spectator. JSON-safe."""
+    s = state
+    ct = s.contract
+    contract_name = CONTRACTS[ct] if ct >= 0 else None
+    bid = (
+        {
+            "contract": contract_name,
+            "declarer": s.declarer,
+            "multiplier": s.mult,
+            "team": s.declarer & 1,
+        }
+        if ct >= 0
+        else None
+    )
+    own = s.hands[seat] if seat is not None else 0
+    declared = []
+    for p in range(4):
+        if _played_first_card(s, p):
+            declared.extend({"seat": p, "kind": combo[0]} for combo in s.plans[p])
+    return {
+        "seat": seat,
+        "to_act": s.to_act,
+        "phase": _PHASES[s.phase],
+        "deal_no": s.deal_no,
+        "dealer": s.dealer,
+        "hand": sort_hand(_codes(own), contract_name) if own else [],
+        "legal": legal_actions(s, seat) if seat is not None else [],
+        "hand_sizes": [h.bit_count() for h in s.hands],
+        "auction": [[p, call] for p, call in s.calls],
+        "bid": bid if s.phase == _AUCTION else None,
+        "contract": bid if s.phase == _PLAY else None,
+        "leader": s.leader if s.phase != _OVER else None,
+        "trick": [[p, CARDS[c]] for p, c in zip(_trick_seats(s), s.trick, strict=True)],
+        "last_trick": _trick_dict(s.tricks[-1]) if s.tricks else None,
+        "tricks": [_trick_dict(t) for t in s.tricks],
+        "tricks_won": list(s.won),
+        "trick_points": list(s.points),
+        "declarations": declared,
+        "belots": [{"seat": p, "suit": SUITS[suit]} for p, suit in s.belots],
+        "scores": list(s.scores),
+        "hanging": s.hanging,
+        "target": s.cfg.target,
+        "options": {
+            "target": s.cfg.target,
+            "declarations": "pool" if s.cfg.pool else "separate",
+            "finish_with_hanging": s.cfg.finish_with_hanging,
+        },
+        "deal_results": deal_results(s),
+        "winner": s.winner,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Serialisation
+
+
+def _pack_result(r: dict) -> dict:
+    packed = dict(r)
+    packed["tricks"] = ["".join(card for _seat, card in t) + str(t[0][0]) for t in r["tricks"]]
+    return packed
+
+
+def _unpack_result(r: dict) -> dict:
+    out = dict(r)
+    tricks = []
+    for t in r["tricks"]:
+        leader = int(t[8])
+        tricks.append([[(leader + i) & 3, t[2 * i : 2 * i + 2]] for i in range(4)])
+    out["tricks"] = tricks
+    return out
+
+
+def _cards_text(cards: Sequence[int]) -> str:
+    return "".join(CARDS[c] for c in cards)
+
+
+def _text_cards(text: str) -> tuple[int, ...]:
+    return tuple(_INDEX[text[i : i + 2]] for i in range(0, len(text), 2))
+
+
+def dumps(state: State) -> str:
+    """The state as compact JSON text; :func:`loads` gives it back exactly."""
+    s = state
+    cfg = s.cfg
+    data = {
+        "v": 1,
+        "seed": cfg.seed,
+        "target": cfg.target,
+        "declarations": "pool" if cfg.pool else "separate",
+        "finish_with_hanging": cfg.finish_with_hanging,
+        "decks": [_cards_text(d) for d in cfg.decks],
+        "deal_no": s.deal_no,
+        "dealer": s.dealer,
+        "scores": list(s.scores),
+        "hanging": s.hanging,
+        "winner": s.winner,
+        "results": [_pack_result(r) for r in s.results],
+        "phase": s.phase,
+        "to_act": s.to_act,
+        "hands": [_cards_text(_codes_idx(h)) for h in s.hands],
+        "stock": _cards_text(s.stock),
+        "calls": [[p, c] for p, c in s.calls],
+        "contract": s.contract,
+        "declarer": s.declarer,
+        "mult": s.mult,
+        "passes": s.passes,
+        "trick": _cards_text(s.trick),
+        "leader": s.leader,
+        "win_pos": s.win_pos,
+        "tricks": [_cards_text(t[1:5]) + f"{t[0]}{t[5]}" for t in s.tricks],
+        "points": list(s.points),
+        "won": list(s.won),
+        "belots": [[p, suit] for p, suit in s.belots],
+    }
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _codes_idx(mask: int) -> list[int]:
+    return [c for c in range(32) if mask >> c & 1]
+
+
+def loads(text: str) -> State:
+    """Rebuild a state from :func:`dumps` text."""
+    data = json.loads(text)
+    if data.get("v") != 1:
+        raise ValueError("not a belote state (version 1)")
+    cfg = _Config(
+        data["seed"],
+        data["target"],
+        data["declarations"] == "pool",
+        data["finish_with_hanging"],
+        tuple(_text_cards(d) for d in data["decks"]),
+    )
+    s = State.__new__(State)
+    s._legal = None
+    s.cfg = cfg
+    s.deal_no = data["deal_no"]
+    s.dealer = data["dealer"]
+    s.scores = tuple(data["scores"])  # type: ignore[assignment]
+    s.hanging = data["hanging"]
+    s.winner = data["winner"]
+    s.results = tuple(_unpack_result(r) for r in data["results"])
+    s.phase = data["phase"]
+    s.to_act = data["to_act"]
+    s.hands = tuple(_mask([h[i : i + 2] for i in range(0, len(h), 2)]) for h in data["hands"])  # type: ignore[assignment]
+    s.stock = _text_cards(data["stock"])
+    s.calls = tuple((p, c) for p, c in data["calls"])
+    s.contract = data["contract"]
+    s.declarer = data["declarer"]
+    s.mult = data["mult"]
+    s.passes = data["passes"]
+    s.trick = _text_cards(data["trick"])
+    s.leader = data["leader"]
+    s.win_pos = data["win_pos"]
+    s.tricks = tuple((int(t[8]), *_text_cards(t[:8]), int(t[9])) for t in data["tricks"])
+    s.points = tuple(data["points"])  # type: ignore[assignment]
+    s.won = tuple(data["won"])  # type: ignore[assignment]
+    s.belots = tuple((p, suit) for p, suit in data["belots"])
+    # Declarations and pending belots follow from the hands the players held at the start of
+    # play: their current cards plus those they have played.
+    if s.phase == _PLAY:
+        start = list(s.hands)
+        for t in s.tricks:
+            for i in range(4):
+                start[(t[0] + i) & 3] |= 1 << t[1 + i]
+        for i, c in enumerate(s.trick):
+            start[(s.leader + i) & 3] |= 1 << c
+        s.plans = ((), (), (), ()) if s.contract == _NT else tuple(_best_plan(h) for h in start)
+        eligible = _belot_masks(s.contract, start)
+        s.belot_mask = tuple(
+            sum(
+                0b01100000 << (8 * suit)
+                for suit in range(4)
+                if eligible[p] >> (8 * suit + 5) & 1 and s.hands[p] >> (8 * suit + 5) & 3 == 3
+            )
+            for p in range(4)
+        )
+    else:
+        s.plans = ((), (), (), ())
+        s.belot_mask = (0, 0, 0, 0)
+    return s
