@@ -1,19 +1,68 @@
-"""Websocket consumers: thin, authenticated, no game logic."""
+"""Websocket consumers: authenticate, parse, call a service, broadcast. No game logic.
+
+Client frames are small JSON objects sent by htmx ``ws-send`` (plus htmx's ``HEADERS``):
+``{"op": "play", "action": "JH", "version": "12"}``, ``{"op": "sit", "seat": "2"}``,
+``{"op": "leave"}``, ``{"op": "start"}``, ``{"op": "rematch"}``, ``{"op": "chat", "text": "…"}``.
+Server frames are HTML whose top-level elements replace the elements with the same id.
+"""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from . import chat, notify, play, tables
+from .frames import render_flash, render_frame
+from .lobby import render_lobby_frame
+from .models import Match, Presence, Table
 
 #: Close code for a handshake refused because nobody is logged in.
 CLOSE_UNAUTHENTICATED = 4401
+#: Close code for a table that does not exist.
+CLOSE_NOT_FOUND = 4404
+#: Largest client frame accepted, in characters.
+MAX_FRAME = 2000
+
+
+class BadFrame(ValueError):
+    """A client frame that is not a well-formed request; the message says what is wrong."""
+
+
+def parse_frame(text: str | None) -> dict[str, Any]:
+    """Decode a client frame into a dict with a known ``op``, or raise :class:`BadFrame`."""
+    if not text or len(text) > MAX_FRAME:
+        raise BadFrame(_("That request was empty or too long."))
+    try:
+        message = json.loads(text)
+    except ValueError:
+        raise BadFrame(_("That request could not be read.")) from None
+    if not isinstance(message, dict) or message.get("op") not in TableConsumer.OPS:
+        raise BadFrame(_("That request is not something this table understands."))
+    return message
+
+
+def int_field(message: dict[str, Any], name: str) -> int:
+    """An integer field of a frame (htmx sends form values as strings)."""
+    value = message.get(name)
+    if isinstance(value, bool):
+        raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name})
+    try:
+        return int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name}) from None
 
 
 class AuthenticatedConsumer(AsyncWebsocketConsumer):
     """A consumer that only logged-in users may open; anonymous handshakes are refused."""
 
     async def connect(self) -> None:
-        user = self.scope.get("user")
-        if user is None or not user.is_authenticated:
+        self.user = self.scope.get("user")
+        if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
         await self.accept()
@@ -24,12 +73,123 @@ class AuthenticatedConsumer(AsyncWebsocketConsumer):
 
 
 class LobbyConsumer(AuthenticatedConsumer):
-    """Live lobby updates for logged-in users."""
-
-    group = "lobby"
+    """The lobby's list of open and running public tables, kept live."""
 
     async def on_accepted(self) -> None:
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(notify.LOBBY_GROUP, self.channel_name)
+        await self.lobby_changed({})
 
     async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(notify.LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        """The lobby takes no requests over the socket."""
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=await database_sync_to_async(render_lobby_frame)(self.user))
+
+
+class TableConsumer(AuthenticatedConsumer):
+    """One player's or spectator's live connection to a table."""
+
+    OPS = frozenset({"sit", "leave", "start", "rematch", "play", "chat"})
+
+    table_id: int | None = None
+
+    async def on_accepted(self) -> None:
+        code = self.scope["url_route"]["kwargs"]["code"]
+        self.table_id = await database_sync_to_async(self._join)(code)
+        if self.table_id is None:
+            await self.send(text_data=render_flash(_("There is no table at this address.")))
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.group = f"table.{self.table_id}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Every connect (and so every reconnect) starts with the full current view.
+        await self.send_frame(full=True)
+        await notify.send(self.group, notify.table_changed(0))
+
+    def _join(self, code: str) -> int | None:
+        table = Table.objects.filter(code=code).only("pk").first()
+        if table is None:
+            return None
+        Presence.objects.create(table=table, user=self.user, channel_name=self.channel_name)
+        return table.pk
+
+    async def disconnect(self, code: int) -> None:
+        if self.table_id is None:
+            return
+        await database_sync_to_async(
+            lambda: Presence.objects.filter(channel_name=self.channel_name).delete()
+        )()
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await notify.send(self.group, notify.table_changed(0))
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def _frame(self, flash: str, full: bool) -> str:
+        table = Table.objects.get(pk=self.table_id)
+        return render_frame(table, self.user, flash=flash, full=full)
+
+    async def send_frame(self, flash: str = "", *, full: bool = False) -> None:
+        await self.send(text_data=await database_sync_to_async(self._frame)(flash, full))
+
+    async def send_flash(self, message: str) -> None:
+        await self.send(text_data=render_flash(message))
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.send_frame()
+
+    async def chat_message(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
+
+    # -- requests ----------------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        try:
+            message = parse_frame(text_data)
+            await getattr(self, f"op_{message['op']}")(message)
+        except play.StaleMove as error:
+            await self.send_frame(flash=str(error))
+        except (BadFrame, tables.TableError) as error:
+            await self.send_flash(str(error))
+
+    async def changed(self, *, lobby: bool) -> None:
+        """Tell everyone at the table (and the lobby, when its list changed) to refresh."""
+        await notify.send(self.group, notify.table_changed(0))
+        if lobby:
+            await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
+
+    async def op_sit(self, message: dict[str, Any]) -> None:
+        seat = int_field(message, "seat")
+        await database_sync_to_async(tables.take_seat)(self.table_id, self.user, seat)
+        await self.changed(lobby=True)
+
+    async def op_leave(self, message: dict[str, Any]) -> None:
+        await database_sync_to_async(tables.leave_seat)(self.table_id, self.user)
+        await self.changed(lobby=True)
+
+    async def op_start(self, message: dict[str, Any]) -> None:
+        await database_sync_to_async(play.start_match)(self.table_id, self.user)
+        await self.changed(lobby=True)
+
+    async def op_rematch(self, message: dict[str, Any]) -> None:
+        started = await database_sync_to_async(play.vote_rematch)(self.table_id, self.user)
+        await self.changed(lobby=started is not None)
+
+    async def op_play(self, message: dict[str, Any]) -> None:
+        action = message.get("action")
+        if not isinstance(action, str) or not 0 < len(action) <= 64:
+            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "action"})
+        version = int_field(message, "version")
+        match = await database_sync_to_async(play.apply_action)(
+            self.table_id, self.user, action, version
+        )
+        await self.changed(lobby=match.status != Match.Status.RUNNING)
+
+    async def op_chat(self, message: dict[str, Any]) -> None:
+        line = await database_sync_to_async(chat.post_message)(
+            self.table_id, self.user, message.get("text")
+        )
+        html = render_to_string("games/partials/chat_line.html", {"line": line, "append": True})
+        await notify.send(self.group, {"type": "chat.message", "html": html})

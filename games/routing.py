@@ -6,4 +6,5 @@ from . import consumers
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
+    path("ws/table/<str:code>/", consumers.TableConsumer.as_asgi()),
 ]

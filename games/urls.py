@@ -2,11 +2,15 @@
 
 from django.urls import path
 
-from .views import accounts, health, home
+from .views import accounts, health, home, tables
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("signup/", accounts.signup, name="signup"),
     path("u/<str:username>/", accounts.profile, name="profile"),
+    path("tables/new/", tables.new_table, name="new_table"),
+    path("tables/options/", tables.table_options, name="table_options"),
+    path("t/<str:code>/", tables.table, name="table"),
+    path("rules/<str:game>/", tables.rules, name="rules"),
     path("healthz", health.healthz, name="healthz"),
 ]

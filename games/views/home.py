@@ -1,9 +1,16 @@
-"""The home page."""
+"""The home page: a welcome for visitors, the lobby for players."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from ..lobby import lobby_context
+from .tables import new_table_forms
+
 
 def home(request: HttpRequest) -> HttpResponse:
-    """Welcome page; logged-in players see the lobby."""
-    return render(request, "games/home.html")
+    """Welcome page; logged-in players see the lobby with the new-table form."""
+    if not request.user.is_authenticated:
+        return render(request, "games/home.html")
+    context = lobby_context(request.user)
+    context.update(new_table_forms())
+    return render(request, "games/lobby.html", context)

@@ -1,0 +1,111 @@
+"""What a connection is shown: a table's context for one user, and the HTML frames sent live.
+
+Each user's page and every websocket frame are rendered from :func:`table_context`, which asks
+the engine for **that user's seat's** view only (spectators: ``seat=None``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from .catalog import get_game
+from .models import ChatMessage, Match, Presence, Table
+from .play import current_match
+from .presenters import belote as belote_presenter
+
+#: Game name -> presenter module (``board_context(view, seats, viewer)``, ``describe(action)``).
+PRESENTERS = {"belote": belote_presenter}
+
+
+def _seat_rows(table: Table, user: AbstractBaseUser, online: set[int], spec) -> list[dict]:
+    teams = spec.teams(table.options)
+    rows = []
+    for seat in table.seats.select_related("user").order_by("index"):
+        if seat.user is not None:
+            name = seat.user.get_username()
+        elif seat.bot_level:
+            name = _("Computer (%(level)s)") % {"level": seat.bot_level}
+        else:
+            name = ""
+        rows.append(
+            {
+                "index": seat.index,
+                "number": seat.index + 1,
+                "name": name,
+                "is_free": seat.is_free,
+                "is_bot": bool(seat.bot_level),
+                "is_me": seat.user_id == user.pk,
+                "online": seat.user_id in online,
+                "team": 0 if seat.index in teams[0] else 1,
+            }
+        )
+    return rows
+
+
+def announcement(match: Match | None, names: dict[int, str]) -> str:
+    """A sentence for screen readers about the last accepted move."""
+    if match is None:
+        return ""
+    last = match.moves.order_by("-seq").values("seat", "action").first()
+    if last is None:
+        return _("The match has started.")
+    words = PRESENTERS[match.game].describe(last["action"])
+    return _("%(name)s: %(action)s") % {"name": names.get(last["seat"], ""), "action": words}
+
+
+def table_context(table: Table, user: AbstractBaseUser) -> dict[str, Any]:
+    """Everything the table page and its live frames show ``user``."""
+    spec = get_game(table.game)
+    online = set(Presence.objects.filter(table=table).values_list("user_id", flat=True))
+    seats = _seat_rows(table, user, online, spec)
+    me = next((seat["index"] for seat in seats if seat["is_me"]), None)
+    match = current_match(table)
+    context: dict[str, Any] = {
+        "table": table,
+        "seats": seats,
+        "me": me,
+        "is_owner": table.owner_id == user.pk,
+        "match": match,
+        "board_template": spec.board_template,
+        "all_seated": all(not seat["is_free"] for seat in seats),
+        "rematch_votes": table.rematch_votes,
+        "i_voted_rematch": me is not None and me in table.rematch_votes,
+    }
+    if match is not None:
+        viewer = match.players.filter(user=user).values_list("seat", flat=True).first()
+        view = spec.engine.view(spec.engine.loads(match.state), viewer)
+        context["view"] = view
+        context["viewer"] = viewer
+        context["version"] = match.version
+        context.update(PRESENTERS[table.game].board_context(view, seats, viewer))
+        context["announcement"] = announcement(match, {s["index"]: s["name"] for s in seats})
+    return context
+
+
+def recent_chat(table: Table, count: int = 50) -> list[ChatMessage]:
+    """The last ``count`` visible chat lines, oldest first."""
+    lines = table.chat_messages.filter(hidden=False).select_related("user").order_by("-pk")
+    return list(reversed(lines[:count]))
+
+
+def render_frame(
+    table: Table, user: AbstractBaseUser, *, flash: str = "", full: bool = False
+) -> str:
+    """The live frame: every region of the table page, swapped by id on the client.
+
+    ``full`` adds the chat log, for a (re)connect that may have missed messages.
+    """
+    context = table_context(table, user)
+    context["flash"] = flash
+    if full:
+        context["chat_lines"] = recent_chat(table)
+    return render_to_string("games/partials/frame.html", context)
+
+
+def render_flash(message: str) -> str:
+    """A frame carrying only an error or notice for one connection."""
+    return render_to_string("games/partials/flash.html", {"flash": message})

@@ -1,0 +1,226 @@
+"""Tables, seats, matches, the move log, chat and presence.
+
+A :class:`Match` stores its engine state as the engine's own JSON text plus a ``version`` that
+grows by one with every accepted move; :class:`Move` is the append-only log from which any match
+can be replayed (seed + options + moves through the engine).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+GAME_CHOICES = [("belote", _("Belote")), ("grabush", _("Grabush"))]
+
+
+def new_invite_code() -> str:
+    """An unguessable code for a table's URL (128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
+def new_seed() -> int:
+    """A random 63-bit seed for a match (stored, so the match can be replayed)."""
+    return secrets.randbits(63)
+
+
+class Table(models.Model):
+    """A place where a game is played; one match after another (rematches) on the same seats."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="owned_tables",
+        verbose_name=_("owner"),
+    )
+    is_private = models.BooleanField(_("private"), default=False)
+    code = models.CharField(_("invite code"), max_length=32, unique=True, default=new_invite_code)
+    #: Grows with every change anyone can see (seats, status, moves): live views compare it.
+    revision = models.PositiveIntegerField(default=0)
+    #: Seats whose players asked for a rematch after the last match.
+    rematch_votes = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        indexes = [models.Index(fields=["is_private", "status", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("table", args=[self.code])
+
+    @property
+    def group_name(self) -> str:
+        """The channel-layer group of everyone watching this table."""
+        return f"table.{self.pk}"
+
+
+class Seat(models.Model):
+    """One chair at a table: empty, a user, or (later) a computer player."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+    #: Level of the computer player in this seat ("" for none); bots arrive with issue 7.
+    bot_level = models.CharField(_("computer player"), max_length=10, blank=True)
+
+    class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
+        ordering = ["table", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="seat_one_per_user"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.index}"
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+class Match(models.Model):
+    """One match played at a table: its seed, options, engine state and result."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Aborted")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
+    number = models.PositiveIntegerField(_("number"))
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    options = models.JSONField(_("options"), default=dict, blank=True)
+    seed = models.BigIntegerField(_("seed"), default=new_seed)
+    state = models.TextField(_("engine state"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
+    )
+    result = models.JSONField(_("result"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="match_unique_number")
+        ]
+        indexes = [models.Index(fields=["status", "-started_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} match {self.pk}"
+
+
+class MatchPlayer(models.Model):
+    """Who sat where in a match (kept when seats change later)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="match_seats",
+    )
+    bot_level = models.CharField(max_length=10, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="matchplayer_unique_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} seat {self.seat}"
+
+
+class Move(models.Model):
+    """An accepted action, in order: the append-only log a match is replayed from."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField(_("number"))
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    action = models.CharField(_("action"), max_length=64)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="move_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.seq}. seat {self.seat}: {self.action}"
+
+
+class ChatMessage(models.Model):
+    """A line of table chat, visible to seats and spectators."""
+
+    MAX_LENGTH = 300
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    text = models.CharField(_("text"), max_length=MAX_LENGTH)
+    hidden = models.BooleanField(_("hidden"), default=False)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
+        indexes = [models.Index(fields=["table", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.text[:40]}"
+
+
+class Presence(models.Model):
+    """One open websocket of a user at a table (presence dots; several tabs allowed)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["table", "user"])]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.table}"

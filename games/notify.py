@@ -1,0 +1,33 @@
+"""Telling live connections that something changed (small events, never a stream).
+
+Events name what changed, not what anyone may see: each connection renders its own view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+LOBBY_GROUP = "lobby"
+
+
+def table_changed(revision: int) -> dict[str, Any]:
+    """The event sent to a table's group after any visible change."""
+    return {"type": "table.changed", "revision": revision}
+
+
+def lobby_changed() -> dict[str, Any]:
+    """The event sent to the lobby after a table was created, filled, started or ended."""
+    return {"type": "lobby.changed"}
+
+
+async def send(group: str, event: dict[str, Any]) -> None:
+    """Send ``event`` to ``group`` from async code (consumers)."""
+    await get_channel_layer().group_send(group, event)
+
+
+def send_sync(group: str, event: dict[str, Any]) -> None:
+    """Send ``event`` to ``group`` from sync code (views, management commands)."""
+    async_to_sync(send)(group, event)

@@ -1,0 +1,150 @@
+"""The one path every move takes: lock, check with the engine, save, log.
+
+Humans (through consumers) and, later, computer players all call :func:`apply_action`. The
+caller broadcasts ``notify.table_changed`` after the transaction has committed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .catalog import get_game
+from .engines import IllegalAction
+from .models import Match, MatchPlayer, Move, Table
+from .tables import TableError, bump, lock_table
+
+
+class StaleMove(TableError):
+    """The move was made on an older state than the table's current one."""
+
+
+def illegal_message(error: IllegalAction) -> str:
+    """The engine's message, translated when a catalogue has it."""
+    return _(error.template) % error.params if error.params else _(error.template)
+
+
+def current_match(table: Table) -> Match | None:
+    """The table's latest match (running or not), or None before the first one."""
+    return table.matches.order_by("-number").first()
+
+
+def _begin_match(table: Table) -> Match:
+    """Start a match on the table's current seats (the table is locked by the caller)."""
+    seats = list(table.seats.all())
+    if any(seat.is_free for seat in seats):
+        raise TableError(_("Every seat must be taken before the match can start."))
+    spec = get_game(table.game)
+    last = current_match(table)
+    match = Match(
+        table=table,
+        number=(last.number + 1) if last else 1,
+        game=table.game,
+        options=table.options,
+    )
+    match.state = spec.engine.dumps(spec.new_state(match.seed, table.options))
+    match.save()
+    MatchPlayer.objects.bulk_create(
+        MatchPlayer(match=match, seat=seat.index, user_id=seat.user_id, bot_level=seat.bot_level)
+        for seat in seats
+    )
+    table.status = Table.Status.PLAYING
+    table.rematch_votes = []
+    bump(table, "status", "rematch_votes")
+    return match
+
+
+def start_match(table_id: int, user: AbstractBaseUser) -> Match:
+    """The table's creator starts the first match once every seat is filled."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.owner_id != user.pk:
+            raise TableError(_("Only the table's creator can start the match."))
+        if table.status == Table.Status.PLAYING:
+            raise TableError(_("The match has already started."))
+        if table.status == Table.Status.ABORTED:
+            raise TableError(_("This table was closed."))
+        return _begin_match(table)
+
+
+def vote_rematch(table_id: int, user: AbstractBaseUser) -> Match | None:
+    """Ask for a rematch on the same seats; the new match starts when every player asked."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.status != Table.Status.FINISHED:
+            raise TableError(_("A rematch can only follow a finished match."))
+        seats = list(table.seats.all())
+        mine = [seat.index for seat in seats if seat.user_id == user.pk]
+        if not mine:
+            raise TableError(_("Only the players can ask for a rematch."))
+        votes = sorted(set(table.rematch_votes) | set(mine))
+        humans = {seat.index for seat in seats if seat.user_id is not None}
+        if humans <= set(votes):
+            return _begin_match(table)
+        table.rematch_votes = votes
+        bump(table, "rematch_votes")
+        return None
+
+
+def apply_action(
+    table_id: int,
+    user: AbstractBaseUser | None,
+    action: str,
+    version: int,
+    *,
+    seat: int | None = None,
+) -> Match:
+    """Apply ``action`` for ``user`` (or for ``seat``, for a computer player) if it is legal.
+
+    ``version`` is the match version the player saw; anything else is refused as stale, so of
+    two moves sent for one state (double click, two tabs) exactly one applies.
+    """
+    with transaction.atomic():
+        table = lock_table(table_id)
+        match = current_match(table)
+        if match is None or match.status != Match.Status.RUNNING:
+            raise TableError(_("No match is being played at this table."))
+        if version != match.version:
+            raise StaleMove(_("The table moved on since your last view; here it is again."))
+        if seat is None:
+            seat = (
+                match.players.filter(user=user).values_list("seat", flat=True).first()
+                if user is not None
+                else None
+            )
+            if seat is None:
+                raise TableError(_("You are not playing in this match."))
+        spec = get_game(match.game)
+        engine = spec.engine
+        state = engine.loads(match.state)
+        try:
+            state = engine.apply(state, seat, action)
+        except IllegalAction as error:
+            raise TableError(illegal_message(error)) from None
+        fields: dict[str, Any] = {"state": engine.dumps(state), "version": F("version") + 1}
+        if state.to_act is None:
+            fields.update(
+                status=Match.Status.FINISHED, result=spec.result(state), finished_at=timezone.now()
+            )
+        # Compare-and-set on the version: a second guard besides the table lock.
+        if not Match.objects.filter(pk=match.pk, version=version).update(**fields):
+            raise StaleMove(_("The table moved on since your last view; here it is again."))
+        Move.objects.create(
+            match=match,
+            seq=version + 1,
+            seat=seat,
+            action=action,
+            user=user if user is not None and user.is_authenticated else None,
+        )
+        if state.to_act is None:
+            table.status = Table.Status.FINISHED
+            bump(table, "status")
+        else:
+            bump(table)
+        match.refresh_from_db()
+        return match

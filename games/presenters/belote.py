@@ -1,0 +1,151 @@
+"""Belote: seat positions around the table, the We/They score sheet, the deal summary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from ..templatetags.cards import call_name, card_name
+
+POSITIONS = ("bottom", "right", "top", "left")
+
+
+def position(seat: int, viewer: int | None) -> str:
+    """Where ``seat`` sits on the viewer's screen: viewer at the bottom, next seat on the right."""
+    return POSITIONS[(seat - (viewer or 0)) % 4]
+
+
+def describe(action: str) -> str:
+    """An action in words: a card ("Jack of hearts") or a call ("No trumps")."""
+    if len(action) == 2 and action[1] in "CDHS":
+        return card_name(action)
+    return call_name(action)
+
+
+def _outcome_text(outcome: str) -> str:
+    return {
+        "made": _("made"),
+        "inside": _("inside"),
+        "hanging": _("hanging"),
+        "redeal": _("all passed"),
+    }.get(outcome, outcome)
+
+
+def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[dict[str, Any]]:
+    """One row per deal, from the point of view of team ``us`` (We / They)."""
+    rows = []
+    for number, deal in enumerate(view["deal_results"], start=1):
+        them = 1 - us
+        declarer = deal["declarer"]
+        rows.append(
+            {
+                "number": number,
+                "deal": deal,
+                "we": deal["award"][us],
+                "they": deal["award"][them],
+                "we_total": deal["scores_after"][us],
+                "they_total": deal["scores_after"][them],
+                "declarer_name": names.get(declarer, "") if declarer is not None else "",
+                "outcome": _outcome_text(deal["outcome"]),
+                "hanging": deal["hanging_after"],
+                "we_raw": deal["raw"][us],
+                "they_raw": deal["raw"][them],
+                "we_cards": deal["card_points"][us],
+                "they_cards": deal["card_points"][them],
+                "we_declarations": deal["declarations"][us],
+                "they_declarations": deal["declarations"][them],
+                "we_belot": deal["belot"][us],
+                "they_belot": deal["belot"][them],
+                "last_ten_ours": deal["last_ten"] == us if deal["last_ten"] is not None else None,
+                "capot_ours": deal["capot"] == us if deal["capot"] is not None else None,
+                "we_written": deal["written"][us],
+                "they_written": deal["written"][them],
+                "we_hanging_won": deal["hanging_won"][us],
+                "they_hanging_won": deal["hanging_won"][them],
+                "combinations": [
+                    {**combo, "name": names.get(combo["seat"], "")}
+                    for combo in deal["combinations"]
+                ],
+                "belots": [
+                    {**belot, "name": names.get(belot["seat"], "")} for belot in deal["belots"]
+                ],
+            }
+        )
+    return rows
+
+
+def board_context(
+    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None
+) -> dict[str, Any]:
+    """Context for ``games/belote/board.html``."""
+    names = {seat["index"]: seat["name"] for seat in seats}
+    us = (me if me is not None else 0) % 2
+    last_calls: dict[int, str] = {}
+    for seat, call in view["auction"]:
+        last_calls[seat] = call
+    bubbles: dict[int, list[str]] = {i: [] for i in range(4)}
+    for item in view["declarations"]:
+        bubbles[item["seat"]].append(item["kind"])
+    for item in view["belots"]:
+        bubbles[item["seat"]].append("belot")
+    players = []
+    for seat in seats:
+        index = seat["index"]
+        players.append(
+            {
+                **seat,
+                "position": position(index, me),
+                "hand_size": view["hand_sizes"][index],
+                "call": last_calls.get(index) if view["phase"] == "auction" else None,
+                "announced": bubbles[index],
+                "is_dealer": view["dealer"] == index,
+                "is_active": view["to_act"] == index,
+            }
+        )
+    trick = [
+        {"seat": seat, "card": card, "position": position(seat, me)} for seat, card in view["trick"]
+    ]
+    last_trick = view["last_trick"]
+    resting = None
+    if not trick and last_trick and view["phase"] == "play":
+        # The completed trick stays on the table until the next lead (ui.md).
+        resting = {
+            "cards": [
+                {"seat": seat, "card": card, "position": position(seat, me)}
+                for seat, card in last_trick["cards"]
+            ],
+            "winner_name": names.get(last_trick["winner"], ""),
+        }
+    contract = view["contract"] or view["bid"]
+    sheet = score_sheet(view, us, names)
+    legal = view["legal"]
+    calls = [action for action in legal if view["phase"] == "auction"]
+    playable = set(legal) if view["phase"] == "play" else set()
+    if me is None:
+        labels = (_("Seats 1 & 3"), _("Seats 2 & 4"))
+        us_label, them_label = labels[us], labels[1 - us]
+    else:
+        us_label, them_label = _("We"), _("They")
+    return {
+        "us_label": us_label,
+        "them_label": them_label,
+        "players": players,
+        "opponents": [p for p in players if p["index"] != me] if me is not None else players,
+        "names": names,
+        "us": us,
+        "trick": trick,
+        "resting": resting,
+        "contract": contract,
+        "contract_declarer_name": names.get(contract["declarer"], "") if contract else "",
+        "contract_ours": contract is not None and contract["team"] == us,
+        "sheet": sheet,
+        "last_deal": sheet[-1] if sheet and view["phase"] == "auction" else None,
+        "we_score": view["scores"][us],
+        "they_score": view["scores"][1 - us],
+        "calls": calls,
+        "hand": [{"card": card, "playable": card in playable} for card in view["hand"]],
+        "my_turn": me is not None and view["to_act"] == me,
+        "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
+        "we_won": view["winner"] is not None and view["winner"] == us,
+    }

@@ -1,0 +1,86 @@
+"""Creating tables and showing a table's page (live play goes over the websocket)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import notify
+from ..catalog import GAMES, get_game
+from ..forms import TableForm
+from ..frames import recent_chat, table_context
+from ..lobby import lobby_context
+from ..models import Table
+from ..tables import create_table
+
+
+def new_table_forms(data: Any = None, game: str = "belote") -> dict[str, Any]:
+    """The new-table form and the options form of the chosen game."""
+    table_form = TableForm(data, initial={"game": game})
+    table_form.fields["game"].choices = [
+        (name, label) for name, label in table_form.fields["game"].choices if name in GAMES
+    ]
+    chosen = data.get("game", game) if data is not None else game
+    spec = GAMES.get(chosen, GAMES["belote"])
+    return {
+        "table_form": table_form,
+        "options_form": spec.options_form(data, prefix="options"),
+    }
+
+
+@login_required
+@require_POST
+def new_table(request: HttpRequest) -> HttpResponse:
+    """Create a table from the lobby form; the creator lands on it and takes a seat there."""
+    forms = new_table_forms(request.POST)
+    table_form, options_form = forms["table_form"], forms["options_form"]
+    if not (table_form.is_valid() and options_form.is_valid()):
+        context = lobby_context(request.user)
+        context.update(forms)
+        return render(request, "games/lobby.html", context, status=400)
+    table = create_table(
+        request.user,
+        table_form.cleaned_data["game"],
+        options_form.cleaned_data,
+        is_private=table_form.cleaned_data["is_private"],
+    )
+    if not table.is_private:
+        notify.send_sync(notify.LOBBY_GROUP, notify.lobby_changed())
+    return redirect(table)
+
+
+@login_required
+@require_GET
+def table_options(request: HttpRequest) -> HttpResponse:
+    """The options fieldset for the game picked in the new-table form (an htmx partial)."""
+    game = request.GET.get("game", "belote")
+    if game not in GAMES:
+        raise Http404
+    return render(request, "games/partials/table_options.html", new_table_forms(game=game))
+
+
+@login_required
+@require_GET
+def table(request: HttpRequest, code: str) -> HttpResponse:
+    """A table's page; the websocket it opens keeps it live."""
+    table = get_object_or_404(Table, code=code)
+    context = table_context(table, request.user)
+    context["chat_lines"] = recent_chat(table)
+    return render(request, "games/table.html", context)
+
+
+@require_GET
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    """The rules of a game, as played on this site."""
+    try:
+        get_game(game)
+        template = get_template(f"games/rules/{game}.html")
+    except (LookupError, TemplateDoesNotExist):
+        raise Http404 from None
+    return HttpResponse(template.render({}, request))
