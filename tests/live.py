@@ -1,0 +1,48 @@
+"""Helpers for websocket tests: logged-in communicators and frame scanning."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.test import Client
+
+from cardroom.asgi import application
+from games.templatetags.cards import card_name
+
+CARD_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+
+
+def session_cookie(user) -> bytes:
+    """A session cookie header value for ``user``, as a browser would send it."""
+    client = Client()
+    client.force_login(user)
+    name = settings.SESSION_COOKIE_NAME
+    return f"{name}={client.cookies[name].value}".encode()
+
+
+async def connect(user, path: str) -> WebsocketCommunicator:
+    """Open a websocket at ``path`` as ``user`` and check it was accepted."""
+    cookie = await sync_to_async(session_cookie)(user)
+    communicator = WebsocketCommunicator(
+        application, path, headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)]
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def send(communicator: WebsocketCommunicator, **message) -> None:
+    await communicator.send_to(text_data=json.dumps(message))
+
+
+def leaked_cards(frame: str, hidden: set[str]) -> set[str]:
+    """The cards of ``hidden`` that ``frame`` reveals, by code or by name."""
+    shown = set()
+    for code in hidden:
+        if f'value="{code}"' in frame or card_name(code) in frame:
+            shown.add(code)
+    return shown
