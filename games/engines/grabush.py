@@ -130,6 +130,7 @@ class State:
     """
 
     __slots__ = (
+        "cache",
         "centre",
         "completed",
         "dealer",
@@ -174,6 +175,7 @@ class State:
     completed: int
     rights: list[int]
     events: list[dict[str, Any]]
+    cache: list[str] | None  # the on-turn seat's actions; not serialised
 
     def _copy(self) -> State:
         s = State.__new__(State)
@@ -198,6 +200,7 @@ class State:
         s.completed = self.completed
         s.rights = self.rights[:]
         s.events = []
+        s.cache = None
         return s
 
     def __eq__(self, other: object) -> bool:
@@ -274,6 +277,7 @@ def new_game(
     s.completed = 0
     s.rights = [0] * players
     s.events = [{"kind": "turn", "seat": s.to_act}]
+    s.cache = None
     return s
 
 
@@ -348,49 +352,75 @@ def _check_seat(state: State, seat: object) -> int:
     return seat
 
 
+# Action strings are built once: legal_actions runs in every bot simulation step.
+_MAX_PILES = 16  # one centre pile per Ace at most: 4 packs
+_CODES = [r + s for s in SUITS for r in RANKS]
+_RANK_OF = {card: RANK[card[0]] for card in _CODES}
+_HAND_NEW = {card: f"centre:hand:{card}:new" for card in _CODES}
+_HAND_PILE = {card: [f"centre:hand:{card}:{i}" for i in range(_MAX_PILES)] for card in _CODES}
+_STOCK_PILE = [f"centre:stock:{i}" for i in range(_MAX_PILES)]
+_TABLE_PILE = [
+    [f"centre:table:{owner}:{slot}:{i}" for i in range(_MAX_PILES)]
+    for owner in range(8)
+    for slot in range(SLOTS)
+]
+#: players -> side -> the flat table keys (seat * SLOTS + slot) of that side's seats
+_SIDE_KEYS = {
+    n: [tuple(k for k in range(n * SLOTS) if k // SLOTS % 2 == side) for side in (0, 1)]
+    for n in PLAYER_COUNTS
+}
+_TABLE_ACTS = {
+    card: () if card[0] == "A" else tuple(f"table:{card}:{slot}" for slot in range(SLOTS))
+    for card in _CODES
+}
+
+
+def _turn_actions(state: State, seat: int) -> list[str]:
+    """The actions of the seat on turn, penalty rights aside (cached on the state)."""
+    cached = state.cache
+    if cached is not None:
+        return cached
+    acts: list[str] = []
+    need = [len(pile) + 1 for pile in state.centre]  # the rank each centre pile takes
+    wanted = set(need)
+    hand = state.hands[seat]
+    distinct = dict.fromkeys(hand)
+    for card in distinct:
+        rank = _RANK_OF[card]
+        if rank == 1:
+            acts.append(_HAND_NEW[card])
+        elif rank in wanted:
+            names = _HAND_PILE[card]
+            acts.extend([names[i] for i, r in enumerate(need) if r == rank])
+    stock = state.stocks[seat % 2]
+    if stock:
+        rank = _RANK_OF[stock[-1]]
+        if rank == 1:
+            acts.append("centre:stock:new")
+        elif rank in wanted:
+            acts.extend([_STOCK_PILE[i] for i, r in enumerate(need) if r == rank])
+    tables = state.tables
+    for key in _SIDE_KEYS[state.n][seat % 2]:
+        pile = tables[key]
+        if pile and _RANK_OF[pile[-1]] in wanted:
+            rank = _RANK_OF[pile[-1]]
+            names = _TABLE_PILE[key]
+            acts.extend([names[i] for i, r in enumerate(need) if r == rank])
+    if hand:
+        for card in distinct:
+            acts.extend(_TABLE_ACTS[card])
+    else:
+        acts.append("end")
+    state.cache = acts
+    return acts
+
+
 def legal_actions(state: State, seat: int) -> list[str]:
     """Every action ``seat`` may take now; a seat not on turn gets only its penalty actions."""
     seat = _check_seat(state, seat)
     if state.over:
         return []
-    acts: list[str] = []
-    if seat == state.to_act:
-        centre = state.centre
-        wanted: dict[int, list[int]] = {}  # rank a pile takes -> pile indices
-        for i, pile in enumerate(centre):
-            wanted.setdefault(len(pile) + 1, []).append(i)
-        hand = state.hands[seat]
-        distinct = dict.fromkeys(hand)
-        for card in distinct:
-            rank = RANK[card[0]]
-            if rank == 1:
-                acts.append(f"centre:hand:{card}:new")
-            else:
-                for i in wanted.get(rank, ()):
-                    acts.append(f"centre:hand:{card}:{i}")
-        stock = state.stocks[seat % 2]
-        if stock:
-            rank = RANK[stock[-1][0]]
-            if rank == 1:
-                acts.append("centre:stock:new")
-            else:
-                for i in wanted.get(rank, ()):
-                    acts.append(f"centre:stock:{i}")
-        tables = state.tables
-        for owner in range(seat % 2, state.n, 2):
-            base = owner * SLOTS
-            for slot in range(SLOTS):
-                pile = tables[base + slot]
-                if pile:
-                    rank = RANK[pile[-1][0]]
-                    for i in wanted.get(rank, ()):
-                        acts.append(f"centre:table:{owner}:{slot}:{i}")
-        if hand:
-            for card in distinct:
-                if card[0] != "A":
-                    acts.extend(f"table:{card}:{slot}" for slot in range(SLOTS))
-        else:
-            acts.append("end")
+    acts = list(_turn_actions(state, seat)) if seat == state.to_act else []
     if state.rights[seat]:
         target = 1 - seat % 2
         acts.extend(f"penalty:{target}:{card}" for card in dict.fromkeys(state.hands[seat]))
@@ -782,4 +812,5 @@ def loads(text: str) -> State:
     s = State.__new__(State)
     for name in _FIELDS:
         setattr(s, name, data[name])
+    s.cache = None
     return s

@@ -762,3 +762,13 @@ def test_not_your_turn():
     card = state.hands[seat][0]
     assert illegal(state, seat, f"table:{card}:0") == "It is not your turn"
     assert illegal(state, seat, "end") == "It is not your turn"
+
+
+def test_legal_actions_returns_a_fresh_list():
+    state = new_game(4, players=4)
+    seat = state.to_act
+    first = legal_actions(state, seat)
+    expected = list(first)
+    first.clear()
+    assert legal_actions(state, seat) == expected
+    assert legal_actions(grabush.loads(grabush.dumps(state)), seat) == expected
