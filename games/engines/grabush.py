@@ -40,6 +40,14 @@ Table-talk penalty
     face-up top stays) or waived (``decline:<side>``). A holder with an empty hand keeps the right
     (only ``decline`` is legal) until a book gives him cards. Rights lapse when the game ends.
 
+Web layer
+    Seating: either run :func:`cut` and seat the players by its ``seats`` with
+    ``new_game(..., dealer=result["dealer"])``, or let players choose seats and call
+    ``new_game`` without ``dealer`` (drawn at random from the seed). Chat by a seated player of
+    side ``s`` while the game runs on a table with the rule on: ``grant_penalty(state, s)``.
+    Show each seat its ``view``; accept an action from a seat when it is in that view's
+    ``legal`` list (or just call :func:`apply` and show the :class:`IllegalAction` message).
+
 ``view(state, seat)`` keys (JSON-safe)
     - ``seat``: the viewer (None: a spectator); ``side``: the viewer's side (None for spectators)
     - ``players``, ``dealer``, ``stock_size``, ``table_talk_penalty`` (bool): the options
@@ -381,8 +389,13 @@ def _turn_actions(state: State, seat: int) -> list[str]:
     if cached is not None:
         return cached
     acts: list[str] = []
-    need = [len(pile) + 1 for pile in state.centre]  # the rank each centre pile takes
-    wanted = set(need)
+    wanted: dict[int, list[int]] = {}  # the rank a centre pile takes -> pile indices
+    for i, pile in enumerate(state.centre):
+        need = len(pile) + 1
+        if need in wanted:
+            wanted[need].append(i)
+        else:
+            wanted[need] = [i]
     hand = state.hands[seat]
     distinct = dict.fromkeys(hand)
     for card in distinct:
@@ -391,21 +404,25 @@ def _turn_actions(state: State, seat: int) -> list[str]:
             acts.append(_HAND_NEW[card])
         elif rank in wanted:
             names = _HAND_PILE[card]
-            acts.extend([names[i] for i, r in enumerate(need) if r == rank])
+            for i in wanted[rank]:
+                acts.append(names[i])
     stock = state.stocks[seat % 2]
     if stock:
         rank = _RANK_OF[stock[-1]]
         if rank == 1:
             acts.append("centre:stock:new")
         elif rank in wanted:
-            acts.extend([_STOCK_PILE[i] for i, r in enumerate(need) if r == rank])
+            for i in wanted[rank]:
+                acts.append(_STOCK_PILE[i])
     tables = state.tables
     for key in _SIDE_KEYS[state.n][seat % 2]:
         pile = tables[key]
-        if pile and _RANK_OF[pile[-1]] in wanted:
+        if pile:
             rank = _RANK_OF[pile[-1]]
-            names = _TABLE_PILE[key]
-            acts.extend([names[i] for i, r in enumerate(need) if r == rank])
+            if rank in wanted:
+                names = _TABLE_PILE[key]
+                for i in wanted[rank]:
+                    acts.append(names[i])
     if hand:
         for card in distinct:
             acts.extend(_TABLE_ACTS[card])

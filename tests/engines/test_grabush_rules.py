@@ -772,3 +772,19 @@ def test_legal_actions_returns_a_fresh_list():
     first.clear()
     assert legal_actions(state, seat) == expected
     assert legal_actions(grabush.loads(grabush.dumps(state)), seat) == expected
+
+
+def test_penalty_emptying_own_hand_mid_turn_then_end_and_draw_next_turn():
+    state = craft(
+        2,
+        0,
+        stocks=[["QS"], ["QH"]],
+        hands=[["9C"], ["8D", "7D"]],
+        rights=[1, 0],
+        supply=["5S", "5H", "5D", "5C", "6C", "6D"],
+    )
+    state = apply(state, 0, "penalty:1:9C")
+    assert state.to_act == 0 and state.hands[0] == []
+    assert legal_actions(state, 0) == ["end"]  # no book mid-turn: it was no centre play
+    state = play(state, "end", "table:8D:0")
+    assert state.to_act == 0 and state.hands[0] == ["5S", "5H", "5D", "5C", "6C"]
