@@ -27,11 +27,14 @@ Turn details this engine fixes
       seat has any centre play (from its hand, its side's stock top or its own and partners' table
       tops), or (b) the last ``players`` turns in a row were *quiet*: no card went to the centre in
       them and each ended with the supply empty. A centre play resets the count.
-    - Termination: the game state space is finite and from every state a finite sequence of legal
-      actions ends the game (table cards only, Aces to the centre when they are all a hand holds,
-      ``end`` with an empty hand: the supply drains, then a quiet round draws), so random play
-      ends with probability 1. Players colluding to keep cycling cards through the supply could
-      play for ever, as at a real table; the web layer may offer a draw by agreement.
+    - Termination: from every state a bounded run of legal actions ends the game: table cards
+      only, Aces to the centre when a hand holds nothing else, ``end`` with an empty hand. No
+      pile completes, so the supply only shrinks; then the hands drain and a quiet round draws
+      (or a stock empties first). Hands hold at most 5 cards and there are at most 16 centre
+      piles and 32 table piles, so a turn has a bounded number of legal actions and that run
+      has a probability bounded away from 0: random play ends with probability 1. Players who
+      keep cycling cards through the supply on purpose could play for ever, as at a real
+      table; the engine has no move cap (the web layer may offer a draw by agreement).
 
 Table-talk penalty
     :func:`grant_penalty` gives every seat of the other side one right against ``side``. A right
