@@ -67,7 +67,7 @@ def suit_colour(code: str) -> str:
 def card(code: str, extra_class: str = "") -> SafeString:
     """A face-up card that is not a button (trick, table piles, score sheet)."""
     return format_html(
-        '<span class="card {} {}" role="img" aria-label="{}">'
+        '<span class="playing-card {} {}" role="img" aria-label="{}">'
         '<span class="rank" aria-hidden="true">{}</span>'
         '<span class="suit" aria-hidden="true">{}</span></span>',
         suit_colour(code),

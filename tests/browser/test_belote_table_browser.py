@@ -1,0 +1,100 @@
+"""Four new users play a whole Belote deal by clicking, in four Chromium contexts."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from games.engines import belote
+from games.models import Match
+from tests.live import leaked_cards
+
+PASSWORD = "a-Long-secret-42"
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(base + "/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page).to_have_url(f"{base}/u/{username}/")
+
+
+def board_version(version: int) -> str:
+    return json.dumps({"op": "play", "version": str(version)})
+
+
+def record_frames(page) -> list[str]:
+    """Collect every websocket frame the page receives (raw, before any rendering)."""
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
+    return frames
+
+
+def test_four_friends_play_a_deal(live_server_url, new_page):
+    base = live_server_url
+    names = ["ana", "boris", "cveta", "dimo"]
+    pages = [new_page() for _ in names]
+    frames = [record_frames(page) for page in pages]
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, base, name)
+
+    # Ana opens a private table and shares its link.
+    host = pages[0]
+    host.goto(base + "/")
+    host.get_by_label("Private table").check()
+    host.get_by_role("button", name="Open the table").click()
+    expect(host.get_by_role("heading", level=1)).to_have_text("Belote")
+    invite = host.get_by_label("Invite link").input_value()
+    assert invite.startswith(base + "/t/")
+    # A private table is not listed in anyone's lobby.
+    pages[1].goto(base + "/")
+    expect(pages[1].locator("#lobby-tables")).not_to_contain_text("ana")
+
+    for index, page in enumerate(pages):
+        if index:
+            page.goto(invite)
+        expect(page.locator("#connection")).to_have_text("Connected")
+        page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
+        expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")
+    host.get_by_role("button", name="Start the match").click()
+    for page in pages:
+        expect(page.locator("#board")).to_have_attribute("hx-vals", board_version(0))
+
+    version = 0
+    bid_made = False
+    while True:
+        match = Match.objects.get()
+        state = belote.loads(match.state)
+        if belote.deal_results(state):
+            break
+        seat = state.to_act
+        page = pages[seat]
+        expect(page.locator(".your-turn")).to_have_text("Your turn")
+        view = belote.view(state, seat)
+        if view["phase"] == "auction":
+            page.get_by_role("button", name="Pass" if bid_made else "Bid Clubs").click()
+            bid_made = True
+        else:
+            if len(view["tricks"]) == 0 and not view["trick"]:
+                # The auction is over: no frame so far showed anyone another hand.
+                hands = [set(belote.view(state, s)["hand"]) for s in range(4)]
+                for viewer in range(4):
+                    hidden = set().union(*(hands[s] for s in range(4) if s != viewer))
+                    assert not any(leaked_cards(f, hidden) for f in frames[viewer])
+            page.locator(".hand button.playable").first.click()
+        version += 1
+        for other in pages:
+            expect(other.locator("#board")).to_have_attribute("hx-vals", board_version(version))
+        if version == 12:
+            # Cveta reloads mid-deal and carries on from the same state.
+            pages[2].reload()
+            expect(pages[2].locator("#connection")).to_have_text("Connected")
+            expect(pages[2].locator("#board")).to_have_attribute("hx-vals", board_version(version))
+
+    assert version == 4 + 32
+    for page in pages:
+        expect(page.locator(".score-sheet .deal-row")).to_have_count(1)
+        expect(page.locator(".deal-summary")).to_contain_text("Tricks' points")
