@@ -356,9 +356,9 @@ def _settle(contract: int, multiplier: int, declarers: int, defenders: int) -> t
         )
     if declarers < defenders:
         return 0, _round_total(declarers + defenders), 0
-    # A tie: the defenders round as the team with more points, the declarers' share as the
-    # team with fewer, and the declarers' share hangs.
-    return 0, _round_team(contract, defenders, False), _round_team(contract, declarers, True)
+    # A tie: the defenders round as the team with more points; the declarers' share, which
+    # hangs, rounds up (rules §7.3 as written: 101-101 in a suit gives 10 and 11 hanging).
+    return 0, _round_team(contract, defenders, False), -(-declarers // 10)
 
 
 # --------------------------------------------------------------------------------------------

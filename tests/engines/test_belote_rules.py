@@ -653,6 +653,8 @@ H, NT, AT, C = 2, 4, 5, 0
         (AT, 0, 348, (0, 35, 0)),
         (H, 106, 106, (0, 10, 11)),  # [suit 106-106 → defenders 10, 11 hang]
         (AT, 154, 154, (0, 15, 16)),  # [All Trumps 154-154 → 15, 16 hang]
+        (H, 101, 101, (0, 10, 11)),  # the declarers' share rounds up, even r = 1
+        (AT, 149, 149, (0, 15, 15)),
         (H, 90, 72, (32, 0, 0)),  # contra: [♥ x2, 90-72 → 32-0]
         (AT, 100, 228, (0, 132, 0)),  # recontra: [All Trumps x4, 100-228 → 0-132]
         (C, 91, 91, (0, 0, 36)),  # [♣ x2, 91-91 → 0-0, 36 hang]
@@ -748,7 +750,7 @@ def test_tied_deal_hangs_the_declarers_points() -> None:
     ct = belote.CONTRACTS.index(r["contract"])
     assert r["award"][d] == 0
     assert r["award"][1 - d] == belote._round_team(ct, r["raw"][1 - d], False)
-    assert r["hanging_after"] == after.hanging == belote._round_team(ct, r["raw"][d], True) > 0
+    assert r["hanging_after"] == after.hanging == -(-r["raw"][d] // 10) > 0
 
 
 def test_hanging_points_survive_all_pass_and_go_to_next_deal_winner() -> None:
