@@ -176,7 +176,7 @@ def test_bid_must_be_higher() -> None:
 
 def test_passed_player_may_bid_later_and_partners_may_overbid() -> None:
     state = calls(belote.new_game(1, dealer=3), "pass", "pass", "C", "pass", "D")
-    assert belote.view(state, 0)["bid"] == {
+    assert belote.view(state, 0)["contract"] == {
         "contract": "D",
         "declarer": 0,
         "multiplier": 1,
@@ -865,7 +865,9 @@ def test_view_during_the_auction() -> None:
     assert v["phase"] == "auction" and v["to_act"] == 1 and v["dealer"] == 3
     assert len(v["hand"]) == 5 and v["hand_sizes"] == [5, 5, 5, 5]
     assert v["legal"] == ["pass", "S", "NT", "AT", "contra"]
-    assert v["auction"] == [[0, "H"]] and v["contract"] is None
+    assert v["auction"] == [[0, "H"]]
+    assert v["contract"] == {"contract": "H", "declarer": 0, "multiplier": 1, "team": 0}
+    assert belote.view(belote.new_game(1, dealer=3), 0)["contract"] is None
     assert belote.view(state, 2)["legal"] == []
     spectator = belote.view(state, None)
     assert spectator["hand"] == [] and spectator["legal"] == [] and spectator["seat"] is None
