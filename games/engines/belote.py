@@ -125,7 +125,6 @@ _SUIT_CODES = tuple(
     tuple(tuple(CARDS[s * 8 + r] for r in range(8) if byte >> r & 1) for byte in range(256))
     for s in range(4)
 )
-_BIT = tuple(1 << c for c in range(32))
 
 
 def _codes(mask: int) -> list[str]:
@@ -572,6 +571,8 @@ def new_game(
     ``dealer`` None: drawn from the seed. ``decks`` stacks the first deals (one 32-code deck per
     deal, top first, all-pass deals included); later deals are shuffled from the seed.
     """
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise ValueError("seed must be an int or a str (it is stored as JSON)")
     if declarations not in ("separate", "pool"):
         raise ValueError(f"declarations must be 'separate' or 'pool', not {declarations!r}")
     if not isinstance(target, int) or target <= 0:
@@ -732,12 +733,14 @@ def apply(state: State, seat: int, action: str) -> State:
         raise IllegalAction(gettext_noop("The match is over"))
     if seat != state.to_act:
         raise IllegalAction(gettext_noop("It is not your turn"))
+    if not isinstance(action, str):
+        raise IllegalAction(gettext_noop("%(action)s is not a valid action"), action=repr(action))
     if state.phase == _PLAY:
-        card = _INDEX.get(action)  # type: ignore[arg-type]
+        card = _INDEX.get(action)
         if card is None:
             if action in _CALLS:
                 raise IllegalAction(gettext_noop("The auction is over: play a card"))
-            raise IllegalAction(gettext_noop("%(action)s is not a card"), action=str(action))
+            raise IllegalAction(gettext_noop("%(action)s is not a card"), action=action)
         bit = 1 << card
         if not _play_mask(state, seat) & bit:
             if not state.hands[seat] & bit:
@@ -747,7 +750,7 @@ def apply(state: State, seat: int, action: str) -> State:
     if action not in _CALLS:
         if action in _INDEX:
             raise IllegalAction(gettext_noop("Cards are played after the auction"))
-        raise IllegalAction(gettext_noop("%(action)s is not a call"), action=str(action))
+        raise IllegalAction(gettext_noop("%(action)s is not a call"), action=action)
     if action not in _auction_calls(state, seat):
         raise _call_refusal(state, seat, action)
     return _call(state, seat, action)
