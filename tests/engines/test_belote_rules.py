@@ -881,3 +881,20 @@ def test_view_hides_other_hands_and_undealt_cards() -> None:
     for code in belote.CARDS:
         if code not in own:
             assert f'"{code}"' not in text, code
+
+
+def test_view_keys_are_stable() -> None:
+    state = calls(belote.new_game(1, dealer=3), "H", "pass", "pass", "pass")
+    first = belote.legal_actions(state, 0)[0]
+    state = belote.apply(state, 0, first)
+    v = belote.view(state, 1)
+    assert set(v) == {
+        "seat", "to_act", "phase", "deal_no", "dealer", "hand", "legal", "hand_sizes",
+        "auction", "contract", "leader", "trick", "last_trick", "tricks", "tricks_won",
+        "trick_points", "declarations", "belots", "scores", "hanging", "target", "options",
+        "deal_results", "winner",
+    }  # fmt: skip
+    assert v["hand"] == belote.sort_hand(v["hand"], "H")
+    assert v["legal"] == belote.legal_actions(state, 1) and v["legal"]
+    assert v["trick"] == [[0, first]] and v["leader"] == 0 and v["last_trick"] is None
+    assert v["hand_sizes"] == [7, 8, 8, 8]
