@@ -21,8 +21,8 @@ never changed after it is made: :func:`apply` copies it and replaces what change
 - ``legal``: the seat's legal actions now (``[]`` when it is not its turn);
 - ``hand_sizes``: cards held by each seat;
 - ``auction``: the calls of this deal, ``[[seat, call], ...]``;
-- ``contract``: ``{"contract", "declarer", "multiplier", "team"}`` once the auction is over, else
-  None; ``bid``: the same dict for the highest bid so far during the auction (None before one);
+- ``contract``: ``{"contract", "declarer", "multiplier", "team"}``: during the auction the
+  standing bid (None before any bid; ``phase`` tells whether it is final), in play the contract;
 - ``leader``: who led (or leads) the current trick; ``trick``: ``[[seat, card], ...]`` so far;
 - ``last_trick``: the last completed trick of this deal (``{"leader", "cards", "winner"}``) or None;
 - ``tricks``: every completed trick of this deal in order, same shape as ``last_trick``;
@@ -35,6 +35,9 @@ never changed after it is made: :func:`apply` copies it and replaces what change
 - ``scores``: match totals per team; ``hanging``: points hanging now; ``target``;
   ``options``: ``{"target", "declarations", "finish_with_hanging"}``;
 - ``deal_results``: the score sheet (see :func:`deal_results`); ``winner``: team or None.
+
+After the last card of a deal the next deal is dealt at once (the tricks of this deal are then
+empty): the finished deal, its tricks and its declared cards are in ``deal_results[-1]``.
 """
 
 from __future__ import annotations
@@ -122,7 +125,6 @@ _SUIT_CODES = tuple(
     tuple(tuple(CARDS[s * 8 + r] for r in range(8) if byte >> r & 1) for byte in range(256))
     for s in range(4)
 )
-_BIT = tuple(1 << c for c in range(32))
 
 
 def _codes(mask: int) -> list[str]:
@@ -356,9 +358,9 @@ def _settle(contract: int, multiplier: int, declarers: int, defenders: int) -> t
         )
     if declarers < defenders:
         return 0, _round_total(declarers + defenders), 0
-    # A tie: the defenders round as the team with more points, the declarers' share as the
-    # team with fewer, and the declarers' share hangs.
-    return 0, _round_team(contract, defenders, False), _round_team(contract, declarers, True)
+    # A tie: the defenders round as the team with more points; the declarers' share, which
+    # hangs, rounds up (rules §7.3 as written: 101-101 in a suit gives 10 and 11 hanging).
+    return 0, _round_team(contract, defenders, False), -(-declarers // 10)
 
 
 # --------------------------------------------------------------------------------------------
@@ -569,6 +571,8 @@ def new_game(
     ``dealer`` None: drawn from the seed. ``decks`` stacks the first deals (one 32-code deck per
     deal, top first, all-pass deals included); later deals are shuffled from the seed.
     """
+    if isinstance(seed, bool) or not isinstance(seed, int | str):
+        raise ValueError("seed must be an int or a str (it is stored as JSON)")
     if declarations not in ("separate", "pool"):
         raise ValueError(f"declarations must be 'separate' or 'pool', not {declarations!r}")
     if not isinstance(target, int) or target <= 0:
@@ -729,12 +733,14 @@ def apply(state: State, seat: int, action: str) -> State:
         raise IllegalAction(gettext_noop("The match is over"))
     if seat != state.to_act:
         raise IllegalAction(gettext_noop("It is not your turn"))
+    if not isinstance(action, str):
+        raise IllegalAction(gettext_noop("%(action)s is not a valid action"), action=repr(action))
     if state.phase == _PLAY:
-        card = _INDEX.get(action)  # type: ignore[arg-type]
+        card = _INDEX.get(action)
         if card is None:
             if action in _CALLS:
                 raise IllegalAction(gettext_noop("The auction is over: play a card"))
-            raise IllegalAction(gettext_noop("%(action)s is not a card"), action=str(action))
+            raise IllegalAction(gettext_noop("%(action)s is not a card"), action=action)
         bit = 1 << card
         if not _play_mask(state, seat) & bit:
             if not state.hands[seat] & bit:
@@ -744,7 +750,7 @@ def apply(state: State, seat: int, action: str) -> State:
     if action not in _CALLS:
         if action in _INDEX:
             raise IllegalAction(gettext_noop("Cards are played after the auction"))
-        raise IllegalAction(gettext_noop("%(action)s is not a call"), action=str(action))
+        raise IllegalAction(gettext_noop("%(action)s is not a call"), action=action)
     if action not in _auction_calls(state, seat):
         raise _call_refusal(state, seat, action)
     return _call(state, seat, action)
@@ -823,35 +829,40 @@ def _combo_dict(seat: int, combo: Combo, scored: bool) -> dict:
     }
 
 
+def _redeal_result(dealer: int, hanging: int, scores_after: list[int]) -> dict:
+    """The score-sheet line of an all-pass deal."""
+    return {
+        "dealer": dealer,
+        "contract": None,
+        "declarer": None,
+        "multiplier": 1,
+        "tricks": [],
+        "declarations": [0, 0],
+        "belot": [0, 0],
+        "raw": [0, 0],
+        "capot": None,
+        "outcome": "redeal",
+        "award": [0, 0],
+        "hanging_after": hanging,
+        "card_points": [0, 0],
+        "tricks_won": [0, 0],
+        "last_ten": None,
+        "combinations": [],
+        "belots": [],
+        "written": [0, 0],
+        "hanging_before": hanging,
+        "hanging_won": [0, 0],
+        "hanging_added": 0,
+        "winning_team": None,
+        "scores_after": scores_after,
+    }
+
+
 def _finish_deal(s: State) -> None:
     """Score the finished deal (or the all-pass redeal), record it and move on, in place."""
     before = s.hanging
     if s.contract < 0:
-        result = {
-            "dealer": s.dealer,
-            "contract": None,
-            "declarer": None,
-            "multiplier": 1,
-            "tricks": [],
-            "declarations": [0, 0],
-            "belot": [0, 0],
-            "raw": [0, 0],
-            "capot": None,
-            "outcome": "redeal",
-            "award": [0, 0],
-            "hanging_after": before,
-            "card_points": [0, 0],
-            "tricks_won": [0, 0],
-            "last_ten": None,
-            "combinations": [],
-            "belots": [],
-            "written": [0, 0],
-            "hanging_before": before,
-            "hanging_won": [0, 0],
-            "hanging_added": 0,
-            "winning_team": None,
-            "scores_after": list(s.scores),
-        }
+        result = _redeal_result(s.dealer, before, list(s.scores))
         s.results = (*s.results, result)
         _next_deal(s)
         return
@@ -929,6 +940,7 @@ def _finish_deal(s: State) -> None:
         s.trick = ()
         s.tricks = ()
         s.calls = ()
+        s.points = s.won = (0, 0)
         return
     _next_deal(s)
 
@@ -1019,8 +1031,7 @@ def view(state: State, seat: int | None) -> dict:
         "legal": legal_actions(s, seat) if seat is not None else [],
         "hand_sizes": [h.bit_count() for h in s.hands],
         "auction": [[p, call] for p, call in s.calls],
-        "bid": bid if s.phase == _AUCTION else None,
-        "contract": bid if s.phase == _PLAY else None,
+        "contract": bid if s.phase != _OVER else None,
         "leader": s.leader if s.phase != _OVER else None,
         "trick": [[p, CARDS[c]] for p, c in zip(_trick_seats(s), s.trick, strict=True)],
         "last_trick": _trick_dict(s.tricks[-1]) if s.tricks else None,
@@ -1046,20 +1057,68 @@ def view(state: State, seat: int | None) -> dict:
 # Serialisation
 
 
-def _pack_result(r: dict) -> dict:
+# A finished deal is stored by position, not by key, to keep dumps() text small.
+_RESULT_KEYS = (
+    "dealer",
+    "contract",
+    "declarer",
+    "multiplier",
+    "tricks",
+    "declarations",
+    "belot",
+    "raw",
+    "capot",
+    "outcome",
+    "award",
+    "hanging_after",
+    "card_points",
+    "tricks_won",
+    "last_ten",
+    "combinations",
+    "belots",
+    "written",
+    "hanging_before",
+    "hanging_won",
+    "hanging_added",
+    "winning_team",
+    "scores_after",
+)
+
+
+def _pack_result(r: dict) -> list:
+    if r["outcome"] == "redeal":
+        return [r["dealer"], r["hanging_after"], r["scores_after"]]
     packed = dict(r)
     packed["tricks"] = ["".join(card for _seat, card in t) + str(t[0][0]) for t in r["tricks"]]
-    return packed
+    packed["combinations"] = [
+        [c["seat"], c["kind"], c["points"], "".join(c["cards"]), int(c["scored"])]
+        for c in r["combinations"]
+    ]
+    packed["belots"] = [[b["seat"], b["suit"]] for b in r["belots"]]
+    return [packed[k] for k in _RESULT_KEYS]
 
 
-def _unpack_result(r: dict) -> dict:
-    out = dict(r)
+def _unpack_result(packed: list) -> dict:
+    if len(packed) == 3:
+        return _redeal_result(*packed)
+    r = dict(zip(_RESULT_KEYS, packed, strict=True))
     tricks = []
     for t in r["tricks"]:
         leader = int(t[8])
         tricks.append([[(leader + i) & 3, t[2 * i : 2 * i + 2]] for i in range(4)])
-    out["tricks"] = tricks
-    return out
+    r["tricks"] = tricks
+    r["combinations"] = [
+        {
+            "seat": seat,
+            "kind": kind,
+            "points": points,
+            "cards": [text[i : i + 2] for i in range(0, len(text), 2)],
+            "scored": bool(scored),
+        }
+        for seat, kind, points, text, scored in r["combinations"]
+    ]
+    r["belots"] = [{"seat": seat, "suit": suit} for seat, suit in r["belots"]]
+    return r
 
 
 def _cards_text(cards: Sequence[int]) -> str:
