@@ -117,7 +117,7 @@ def board_context(
             ],
             "winner_name": names.get(last_trick["winner"], ""),
         }
-    contract = view["contract"] or view["bid"]
+    contract = view["contract"]
     sheet = score_sheet(view, us, names)
     legal = view["legal"]
     calls = [action for action in legal if view["phase"] == "auction"]
