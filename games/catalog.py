@@ -42,6 +42,10 @@ class GameSpec:
     def new_state(self, seed: int, options: dict[str, Any]) -> Any:
         return self.engine.new_game(seed=seed, **options)
 
+    def apply_logged(self, state: Any, seat: int, action: str) -> Any:
+        """Apply one entry of the move log (a player's action) when replaying a match."""
+        return self.engine.apply(state, seat, action)
+
     def result(self, state: Any) -> dict[str, Any]:
         """A JSON summary of a finished match for its record."""
         view = self.engine.view(state, None)

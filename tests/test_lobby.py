@@ -9,6 +9,7 @@ from django.urls import reverse
 from games import play, tables
 from games.engines import belote
 from games.models import Match, Table
+from games.replay import final_state
 
 from .live import connect, send
 from .test_table_live import OPTIONS, make_players, seated_table
@@ -118,6 +119,8 @@ def test_a_finished_match_then_a_rematch_needs_every_player():
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     assert finished.moves.count() == finished.version
+    # The seed and the move log rebuild the match exactly.
+    assert belote.dumps(final_state(finished)) == finished.state
     for user in users[:3]:
         assert play.vote_rematch(table.pk, user) is None
     second = play.vote_rematch(table.pk, users[3])
