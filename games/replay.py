@@ -21,7 +21,5 @@ def replay_states(match: Match) -> Iterator[Any]:
 
 def final_state(match: Match) -> Any:
     """The state the move log leads to (equal to the stored state for an honest log)."""
-    state = None
-    for state in replay_states(match):
-        pass
-    return state
+    *_, last = replay_states(match)
+    return last
