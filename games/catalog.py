@@ -13,7 +13,10 @@ from typing import Any
 from django import forms
 
 from .engines import get_engine
-from .forms import BeloteOptionsForm
+from .forms import BeloteOptionsForm, GrabushOptionsForm
+
+#: Move-log action recording that a seated player's chat granted table-talk penalty rights.
+GRANT_PENALTY = "grant_penalty:"
 
 
 @dataclass(frozen=True)
@@ -43,8 +46,20 @@ class GameSpec:
         return self.engine.new_game(seed=seed, **options)
 
     def apply_logged(self, state: Any, seat: int, action: str) -> Any:
-        """Apply one entry of the move log (a player's action) when replaying a match."""
+        """Apply one entry of the move log when replaying a match.
+
+        Entries are players' actions, plus, for Grabush, ``grant_penalty:<side>`` written when
+        a seated player's chat gave the opponents penalty rights.
+        """
+        if action.startswith(GRANT_PENALTY):
+            return self.engine.grant_penalty(state, int(action.removeprefix(GRANT_PENALTY)))
         return self.engine.apply(state, seat, action)
+
+    def chat_action(self, options: dict[str, Any], seat: int) -> str | None:
+        """The move-log entry a running match gets when the player at ``seat`` chats, if any."""
+        if self.name == "grabush" and options.get("table_talk_penalty", True):
+            return f"{GRANT_PENALTY}{seat % 2}"
+        return None
 
     def result(self, state: Any) -> dict[str, Any]:
         """A JSON summary of a finished match for its record."""
@@ -59,6 +74,7 @@ class GameSpec:
 
 GAMES: dict[str, GameSpec] = {
     "belote": GameSpec("belote", BeloteOptionsForm),
+    "grabush": GameSpec("grabush", GrabushOptionsForm),
 }
 
 

@@ -92,9 +92,11 @@ class LobbyConsumer(AuthenticatedConsumer):
 class TableConsumer(AuthenticatedConsumer):
     """One player's or spectator's live connection to a table."""
 
-    OPS = frozenset({"sit", "leave", "start", "rematch", "play", "chat"})
+    OPS = frozenset({"sit", "leave", "start", "rematch", "play", "chat", "select"})
 
     table_id: int | None = None
+    #: The source this connection picked for a two-step play (Grabush), "" for none.
+    selected: str = ""
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -129,7 +131,7 @@ class TableConsumer(AuthenticatedConsumer):
 
     def _frame(self, flash: str, full: bool) -> str:
         table = Table.objects.get(pk=self.table_id)
-        return render_frame(table, self.user, flash=flash, full=full)
+        return render_frame(table, self.user, flash=flash, full=full, selected=self.selected)
 
     async def send_frame(self, flash: str = "", *, full: bool = False) -> None:
         await self.send(text_data=await database_sync_to_async(self._frame)(flash, full))
@@ -185,7 +187,16 @@ class TableConsumer(AuthenticatedConsumer):
         match = await database_sync_to_async(play.apply_action)(
             self.table_id, self.user, action, version
         )
+        self.selected = ""
         await self.changed(lobby=match.status != Match.Status.RUNNING)
+
+    async def op_select(self, message: dict[str, Any]) -> None:
+        """Pick (or, with an empty source, drop) the first step of a two-step play."""
+        source = message.get("source", "")
+        if not isinstance(source, str) or len(source) > 40:
+            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "source"})
+        self.selected = source
+        await self.send_frame()
 
     async def op_chat(self, message: dict[str, Any]) -> None:
         line = await database_sync_to_async(chat.post_message)(
@@ -193,3 +204,6 @@ class TableConsumer(AuthenticatedConsumer):
         )
         html = render_to_string("games/partials/chat_line.html", {"line": line, "append": True})
         await notify.send(self.group, {"type": "chat.message", "html": html})
+        await self.send(text_data=render_to_string("games/partials/chat_form.html"))
+        if await database_sync_to_async(play.apply_chat_rule)(self.table_id, self.user):
+            await self.changed(lobby=False)

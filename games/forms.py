@@ -37,3 +37,32 @@ class BeloteOptionsForm(forms.Form):
     finish_with_hanging = forms.BooleanField(
         label=_("The match may end while points hang"), required=False, initial=True
     )
+
+
+class GrabushOptionsForm(forms.Form):
+    """Grabush table options (rules §1, §2, §4)."""
+
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(2, "2"), (4, "4"), (6, "6"), (8, "8")],
+        coerce=int,
+        initial=2,
+    )
+    stock_size = forms.TypedChoiceField(
+        label=_("Stock size"),
+        choices=[(20, "20"), (25, "25"), (30, "30")],
+        coerce=int,
+        initial=20,
+        help_text=_("25 and 30 are for tables of 6 or 8."),
+    )
+    table_talk_penalty = forms.BooleanField(
+        label=_("Table-talk penalty: chat during a game lets the opponents claim a penalty"),
+        required=False,
+        initial=True,
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("stock_size", 20) != 20 and data.get("players", 2) < 6:
+            self.add_error("stock_size", _("Stocks of 25 or 30 are only for 6 or 8 players."))
+        return data

@@ -16,9 +16,11 @@ from .catalog import get_game
 from .models import ChatMessage, Match, Presence, Table
 from .play import current_match
 from .presenters import belote as belote_presenter
+from .presenters import grabush as grabush_presenter
 
-#: Game name -> presenter module (``board_context(view, seats, viewer)``, ``describe(action)``).
-PRESENTERS = {"belote": belote_presenter}
+#: Game name -> presenter module (``board_context(view, seats, viewer, selected)``,
+#: ``describe(action)``).
+PRESENTERS = {"belote": belote_presenter, "grabush": grabush_presenter}
 
 
 def _seat_rows(table: Table, user: AbstractBaseUser, online: set[int], spec) -> list[dict]:
@@ -57,8 +59,11 @@ def announcement(match: Match | None, names: dict[int, str]) -> str:
     return _("%(name)s: %(action)s") % {"name": names.get(last["seat"], ""), "action": words}
 
 
-def table_context(table: Table, user: AbstractBaseUser) -> dict[str, Any]:
-    """Everything the table page and its live frames show ``user``."""
+def table_context(table: Table, user: AbstractBaseUser, selected: str = "") -> dict[str, Any]:
+    """Everything the table page and its live frames show ``user``.
+
+    ``selected`` is the source this connection picked for a two-step play (Grabush).
+    """
     spec = get_game(table.game)
     online = set(Presence.objects.filter(table=table).values_list("user_id", flat=True))
     seats = _seat_rows(table, user, online, spec)
@@ -81,7 +86,7 @@ def table_context(table: Table, user: AbstractBaseUser) -> dict[str, Any]:
         context["view"] = view
         context["viewer"] = viewer
         context["version"] = match.version
-        context.update(PRESENTERS[table.game].board_context(view, seats, viewer))
+        context.update(PRESENTERS[table.game].board_context(view, seats, viewer, selected))
         context["announcement"] = announcement(match, {s["index"]: s["name"] for s in seats})
     return context
 
@@ -93,13 +98,18 @@ def recent_chat(table: Table, count: int = 50) -> list[ChatMessage]:
 
 
 def render_frame(
-    table: Table, user: AbstractBaseUser, *, flash: str = "", full: bool = False
+    table: Table,
+    user: AbstractBaseUser,
+    *,
+    flash: str = "",
+    full: bool = False,
+    selected: str = "",
 ) -> str:
     """The live frame: every region of the table page, swapped by id on the client.
 
     ``full`` adds the chat log, for a (re)connect that may have missed messages.
     """
-    context = table_context(table, user)
+    context = table_context(table, user, selected)
     context["flash"] = flash
     if full:
         context["chat_lines"] = recent_chat(table)

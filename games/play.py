@@ -91,6 +91,58 @@ def vote_rematch(table_id: int, user: AbstractBaseUser) -> Match | None:
         return None
 
 
+def apply_chat_rule(table_id: int, user: AbstractBaseUser) -> bool:
+    """Apply what the game does when a seated player chats during a match (Grabush's
+    table-talk penalty); returns whether the match changed."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        match = current_match(table)
+        if match is None or match.status != Match.Status.RUNNING:
+            return False
+        seat = match.players.filter(user=user).values_list("seat", flat=True).first()
+        spec = get_game(match.game)
+        entry = spec.chat_action(match.options, seat) if seat is not None else None
+        if entry is None:
+            return False
+        state = spec.apply_logged(spec.engine.loads(match.state), seat, entry)
+        _save(table, match, spec, state, seat, entry, user)
+        return True
+
+
+def _save(
+    table: Table,
+    match: Match,
+    spec,
+    state: Any,
+    seat: int,
+    action: str,
+    user: AbstractBaseUser | None,
+) -> None:
+    """Store ``state`` as the match's next version and log the action (table locked)."""
+    version = match.version
+    fields: dict[str, Any] = {"state": spec.engine.dumps(state), "version": F("version") + 1}
+    if state.to_act is None:
+        fields.update(
+            status=Match.Status.FINISHED, result=spec.result(state), finished_at=timezone.now()
+        )
+    # Compare-and-set on the version: a second guard besides the table lock.
+    if not Match.objects.filter(pk=match.pk, version=version).update(**fields):
+        raise StaleMove(_("The table moved on since your last view; here it is again."))
+    Move.objects.create(
+        match=match,
+        seq=version + 1,
+        seat=seat,
+        action=action,
+        user=user if user is not None and user.is_authenticated else None,
+    )
+    if state.to_act is None:
+        table.status = Table.Status.FINISHED
+        bump(table, "status")
+    else:
+        bump(table)
+    match.refresh_from_db()
+
+
 def apply_action(
     table_id: int,
     user: AbstractBaseUser | None,
@@ -126,25 +178,5 @@ def apply_action(
             state = engine.apply(state, seat, action)
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
-        fields: dict[str, Any] = {"state": engine.dumps(state), "version": F("version") + 1}
-        if state.to_act is None:
-            fields.update(
-                status=Match.Status.FINISHED, result=spec.result(state), finished_at=timezone.now()
-            )
-        # Compare-and-set on the version: a second guard besides the table lock.
-        if not Match.objects.filter(pk=match.pk, version=version).update(**fields):
-            raise StaleMove(_("The table moved on since your last view; here it is again."))
-        Move.objects.create(
-            match=match,
-            seq=version + 1,
-            seat=seat,
-            action=action,
-            user=user if user is not None and user.is_authenticated else None,
-        )
-        if state.to_act is None:
-            table.status = Table.Status.FINISHED
-            bump(table, "status")
-        else:
-            bump(table)
-        match.refresh_from_db()
+        _save(table, match, spec, state, seat, action, user)
         return match

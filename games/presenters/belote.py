@@ -76,7 +76,7 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
 
 
 def board_context(
-    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None
+    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None, selected: str = ""
 ) -> dict[str, Any]:
     """Context for ``games/belote/board.html``."""
     names = {seat["index"]: seat["name"] for seat in seats}

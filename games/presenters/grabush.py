@@ -1,0 +1,195 @@
+"""Grabush: sources and targets for the two-step play, piles, stocks, and events in words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from ..templatetags.cards import card_name, rank_text
+
+
+def split_action(action: str) -> tuple[str, str] | None:
+    """``action`` as (source, target) for the two-step play, or None for other actions.
+
+    Sources: ``hand:<card>``, ``stock``, ``table:<seat>:<slot>``. Targets: ``pile:<i>``,
+    ``new`` (a new centre pile) and ``slot:<n>`` (own table slot, for the table card).
+    """
+    parts = action.split(":")
+    if parts[0] == "centre":
+        pile = parts[-1]
+        target = "new" if pile == "new" else f"pile:{pile}"
+        if parts[1] == "hand":
+            return f"hand:{parts[2]}", target
+        if parts[1] == "stock":
+            return "stock", target
+        if parts[1] == "table":
+            return f"table:{parts[2]}:{parts[3]}", target
+    if parts[0] == "table":
+        return f"hand:{parts[1]}", f"slot:{parts[2]}"
+    return None
+
+
+def describe(action: str) -> str:
+    """An action in words, for the screen-reader announcement."""
+    parts = action.split(":")
+    if parts[0] == "centre":
+        where = (
+            _("a new pile") if parts[-1] == "new" else _("pile %(n)s") % {"n": int(parts[-1]) + 1}
+        )
+        if parts[1] == "stock":
+            return _("played the stock card to %(where)s") % {"where": where}
+        if parts[1] == "hand":
+            return _("played %(card)s to %(where)s") % {"card": card_name(parts[2]), "where": where}
+        return _("played a table card to %(where)s") % {"where": where}
+    if parts[0] == "table":
+        return _("placed %(card)s on a table pile") % {"card": card_name(parts[1])}
+    if parts[0] == "end":
+        return _("ended the turn")
+    if parts[0] == "penalty":
+        return _("claimed a table-talk penalty")
+    if parts[0] == "decline":
+        return _("declined a table-talk penalty")
+    if parts[0] == "grant_penalty":
+        return _("talked during the game: the opponents may claim a penalty")
+    return action
+
+
+def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
+    """A public event of the last action in words ("Pile 2 is complete", "Ana drew a book")."""
+    kind = event["kind"]
+    name = names.get(event.get("seat"), "")
+    if kind == "completed":
+        return _("A pile reached the King and went to the bottom of the supply.")
+    if kind == "stock_turned":
+        return _("A stock card turned over: %(card)s.") % {"card": card_name(event["top"])}
+    if kind == "book":
+        return _("%(name)s drew %(count)s cards.") % {"name": name, "count": event["count"]}
+    if kind == "win":
+        return _("A stock is empty: the game is won!")
+    if kind == "draw":
+        return _("No one can go on: the game is drawn.")
+    if kind == "penalty":
+        return _("%(name)s put a penalty card into the other side's stock.") % {"name": name}
+    if kind == "rights":
+        return _("Table talk! The other side may claim a penalty.")
+    return ""
+
+
+def board_context(
+    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None, selected: str = ""
+) -> dict[str, Any]:
+    """Context for ``games/grabush/board.html``; ``selected`` is the source this connection
+    picked (the first step of a play), if it is still playable."""
+    names = {seat["index"]: seat["name"] for seat in seats}
+    split = {action: split_action(action) for action in view["legal"]}
+    sources = {pair[0] for pair in split.values() if pair}
+    if selected not in sources:
+        selected = ""
+    targets = {pair[1]: action for action, pair in split.items() if pair and pair[0] == selected}
+    my_side = me % 2 if me is not None else 0
+
+    def slots_of(seat: int) -> list[dict[str, Any]]:
+        piles = view["tables"][seat]
+        return [
+            {
+                "slot": slot,
+                "number": slot + 1,
+                "cards": pile,
+                "top": pile[-1] if pile else None,
+                "source": f"table:{seat}:{slot}" if f"table:{seat}:{slot}" in sources else "",
+                "selected": selected == f"table:{seat}:{slot}",
+                "target": targets.get(f"slot:{slot}", "") if seat == me else "",
+            }
+            for slot, pile in enumerate(piles)
+        ]
+
+    order = sorted(seats, key=lambda s: (s["index"] - (me or 0)) % len(seats))
+    players = [
+        {
+            **seat,
+            "side": seat["index"] % 2,
+            "ours": seat["index"] % 2 == my_side,
+            "hand_size": view["hand_sizes"][seat["index"]],
+            "is_active": view["to_act"] == seat["index"],
+            "is_dealer": view["dealer"] == seat["index"],
+            "rights": view["penalty_rights"][seat["index"]],
+            "slots": slots_of(seat["index"]),
+        }
+        for seat in order
+    ]
+    centre = [
+        {
+            "number": index + 1,
+            "top": pile[-1],
+            "count": len(pile),
+            "target": targets.get(f"pile:{index}", ""),
+        }
+        for index, pile in enumerate(view["centre"])
+    ]
+    stocks = [
+        {
+            "side": side,
+            "ours": side == my_side,
+            "top": view["stocks"][side]["top"],
+            "size": view["stocks"][side]["size"],
+            "source": "stock" if side == my_side and "stock" in sources else "",
+            "selected": side == my_side and selected == "stock",
+        }
+        for side in (my_side, 1 - my_side)
+    ]
+    hand = [
+        {
+            "card": card,
+            "source": f"hand:{card}" if f"hand:{card}" in sources else "",
+            "selected": selected == f"hand:{card}",
+        }
+        for card in view["hand"]
+    ]
+    penalties = [
+        {"action": action, "card": action.split(":")[2]}
+        for action in view["legal"]
+        if action.startswith("penalty:")
+    ]
+    declines = [action for action in view["legal"] if action.startswith("decline:")]
+    events = [text for text in (event_text(e, names) for e in view["last_events"]) if text]
+    if me is None:
+        side_labels = (_("Even seats"), _("Odd seats"))
+        us_label, them_label = side_labels[my_side], side_labels[1 - my_side]
+    else:
+        us_label, them_label = _("Your side"), _("Opponents")
+    return {
+        "names": names,
+        "players": players,
+        "compact": len(seats) > 4,
+        "centre": centre,
+        "new_pile_target": targets.get("new", ""),
+        "stocks": stocks,
+        "us_label": us_label,
+        "them_label": them_label,
+        "hand": hand,
+        "selected": selected,
+        "selected_text": _selected_text(selected, view),
+        "penalties": penalties,
+        "decline": declines[0] if declines else "",
+        "penalty_side": declines[0].split(":")[1] if declines else "",
+        "can_end": "end" in view["legal"],
+        "my_turn": me is not None and view["to_act"] == me,
+        "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
+        "dealer_name": names.get(view["dealer"], ""),
+        "events": events,
+        "we_won": view["winner"] is not None and view["winner"] == my_side,
+        "rank_text": rank_text,
+    }
+
+
+def _selected_text(selected: str, view: dict[str, Any]) -> str:
+    if selected.startswith("hand:"):
+        return card_name(selected.removeprefix("hand:"))
+    if selected == "stock":
+        return _("your stock card")
+    if selected.startswith("table:"):
+        _t, seat, slot = selected.split(":")
+        pile = view["tables"][int(seat)][int(slot)]
+        return card_name(pile[-1]) if pile else ""
+    return ""

@@ -1,0 +1,92 @@
+"""Grabush in Chromium: two-step plays by clicking, and a table-talk penalty claimed."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from games.engines import grabush
+from games.models import Match
+from tests.engines.grabush_helpers import craft
+
+from .test_belote_table_browser import sign_up
+
+
+def open_grabush_table(pages, base: str, names: list[str], players: int) -> None:
+    """Sign everyone up; the first opens a Grabush table for ``players``; all sit; start."""
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, base, name)
+    host = pages[0]
+    host.goto(base + "/")
+    host.get_by_label("Game").select_option("grabush")
+    expect(host.get_by_label("Players")).to_be_visible()
+    host.get_by_label("Players").select_option(str(players))
+    host.get_by_role("button", name="Open the table").click()
+    expect(host.get_by_role("heading", level=1)).to_have_text("Grabush")
+    invite = host.get_by_label("Invite link").input_value()
+    for index, page in enumerate(pages):
+        if index:
+            page.goto(invite)
+        expect(page.locator("#connection")).to_have_text("Connected")
+        page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
+        expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")
+    host.get_by_role("button", name="Start the match").click()
+    for page in pages:
+        expect(page.locator("#board")).to_be_visible()
+
+
+def test_two_players_take_turns_by_clicking(live_server_url, new_page):
+    pages = [new_page(), new_page()]
+    open_grabush_table(pages, live_server_url, ["vera", "yana"], players=2)
+    # A known position (seat 0 to play, an Ace on top of its stock), then both reload.
+    Match.objects.update(
+        state=grabush.dumps(
+            craft(
+                2,
+                0,
+                stocks=[["AS", "7H"], ["KC"]],
+                hands=[["2S", "9D", "KH", "QH", "JH"], ["5C", "6C", "8C", "QC", "KD"]],
+                supply=["3D", "3H", "3S", "3C", "4D"],
+                leftovers_to="supply",
+            )
+        )
+    )
+    for page in pages:
+        page.reload()
+        expect(page.locator("#connection")).to_have_text("Connected")
+    vera, yana = pages
+    expect(vera.locator(".your-turn")).to_have_text("Your turn")
+    # Stock Ace to a new centre pile: pick the source, then the lit target.
+    vera.get_by_role("button", name="Pick your stock card, Ace of spades").click()
+    vera.get_by_role("button", name="Start a new pile").click()
+    expect(vera.locator(".stock.ours")).to_contain_text("1 card left")  # 7♥ turned up
+    expect(yana.locator(".centre")).to_contain_text("A→A")
+    # A hand card on that pile.
+    vera.get_by_role("button", name="Pick Two of spades").click()
+    vera.get_by_role("button", name="Play on pile 1, which shows Ace of spades").click()
+    expect(yana.locator(".centre")).to_contain_text("A→2")
+    # The table card ends the turn.
+    vera.get_by_role("button", name="Pick Nine of diamonds").click()
+    vera.get_by_role("button", name="Place it on your table pile 1 and end the turn").click()
+    expect(yana.locator(".your-turn")).to_have_text("Your turn")
+    expect(vera.locator("#table-status")).to_contain_text("Waiting for yana")
+    # Yana cannot use Vera's table pile; she ends her turn with a table card of her own.
+    yana.get_by_role("button", name="Pick Five of clubs").click()
+    yana.get_by_role("button", name="Place it on your table pile 1 and end the turn").click()
+    expect(vera.locator(".your-turn")).to_have_text("Your turn")
+    expect(vera.locator(".gplayer").nth(1)).to_contain_text("4 cards in hand")
+
+
+def test_table_talk_penalty_is_claimed(live_server_url, new_page):
+    names = ["ivo", "kalin", "lora", "mila"]
+    pages = [new_page() for _ in names]
+    open_grabush_table(pages, live_server_url, names, players=4)
+    ivo, kalin = pages[0], pages[1]
+    kalin.get_by_label("Message").fill("play your seven!")
+    kalin.get_by_role("button", name="Send").click()
+    expect(ivo.locator("#chat-log")).to_contain_text("play your seven!")
+    panel = ivo.locator(".penalty-panel")
+    expect(panel).to_contain_text("You may claim a penalty")
+    expect(pages[3].locator(".penalty-panel")).to_have_count(0)  # Kalin's partner gets none
+    panel.get_by_role("button").first.click()
+    expect(ivo.locator(".stock").nth(1)).to_contain_text("21 cards left")
+    expect(kalin.locator(".stock.ours")).to_contain_text("21 cards left")
