@@ -3,8 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games.views.accounts import login_view
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("accounts/login/", login_view, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),

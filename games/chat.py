@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
+from django.utils import formats
 from django.utils.translation import gettext as _
 
 from .models import ChatMessage, Table
+from .moderation import active_mute
 from .tables import TableError
 
 #: At most RATE_COUNT messages per RATE_SECONDS per user.
@@ -33,6 +35,12 @@ def post_message(table_id: int, user: AbstractBaseUser, text: object) -> ChatMes
     if len(text) > ChatMessage.MAX_LENGTH:
         raise TableError(
             _("Messages are at most %(count)d characters.") % {"count": ChatMessage.MAX_LENGTH}
+        )
+    mute = active_mute(user)
+    if mute is not None:
+        raise TableError(
+            _("You are muted until %(until)s: %(reason)s")
+            % {"until": formats.date_format(mute.until, "DATETIME_FORMAT"), "reason": mute.reason}
         )
     if not _within_rate(user):
         raise TableError(_("You are sending messages too fast; wait a few seconds."))

@@ -9,6 +9,7 @@ Server frames are HTML whose top-level elements replace the elements with the sa
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -17,16 +18,24 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from . import chat, notify, play, tables
-from .frames import render_flash, render_frame
+from .frames import recent_chat, render_flash, render_frame
 from .lobby import render_lobby_frame
 from .models import Match, Presence, Table
+from .moderation import user_group
 
 #: Close code for a handshake refused because nobody is logged in.
 CLOSE_UNAUTHENTICATED = 4401
 #: Close code for a table that does not exist.
 CLOSE_NOT_FOUND = 4404
+#: Close code for a banned user's sockets.
+CLOSE_BANNED = 4403
+#: Close code for a connection that sent frames faster than FRAME_RATE allows.
+CLOSE_FLOOD = 4429
 #: Largest client frame accepted, in characters.
 MAX_FRAME = 2000
+#: Frames a connection may send: a burst of FRAME_BURST, refilled at FRAME_RATE per second.
+FRAME_BURST = 20
+FRAME_RATE = 5.0
 
 
 class BadFrame(ValueError):
@@ -58,18 +67,50 @@ def int_field(message: dict[str, Any], name: str) -> int:
 
 
 class AuthenticatedConsumer(AsyncWebsocketConsumer):
-    """A consumer that only logged-in users may open; anonymous handshakes are refused."""
+    """A consumer that only logged-in users may open; anonymous handshakes are refused.
+
+    Every socket of a user also joins that user's group, so a ban closes them all at once, and
+    each connection has a frame budget (a token bucket): a flood is cut off with CLOSE_FLOOD.
+    """
+
+    user_group_name = ""
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        self.tokens = float(FRAME_BURST)
+        self.refilled = time.monotonic()
+        self.user_group_name = user_group(self.user.pk)
+        await self.channel_layer.group_add(self.user_group_name, self.channel_name)
         await self.accept()
         await self.on_accepted()
 
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.user_group_name:
+            await self.channel_layer.group_discard(self.user_group_name, self.channel_name)
+        await super().websocket_disconnect(message)
+
     async def on_accepted(self) -> None:
         """Hook for subclasses: the connection is open and the user is known."""
+
+    def within_frame_budget(self) -> bool:
+        """Spend a token for one incoming frame; False when the connection is flooding."""
+        now = time.monotonic()
+        self.tokens = min(FRAME_BURST, self.tokens + (now - self.refilled) * FRAME_RATE)
+        self.refilled = now
+        self.tokens -= 1
+        return self.tokens >= 0
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        if not self.within_frame_budget():
+            await self.close(code=CLOSE_FLOOD)
+            return
+        await super().websocket_receive(message)
+
+    async def user_banned(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_BANNED)
 
 
 class LobbyConsumer(AuthenticatedConsumer):
@@ -144,6 +185,15 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
+
+    async def chat_refresh(self, event: dict[str, Any]) -> None:
+        """Moderators hid or restored messages: resend the whole chat log."""
+        html = await database_sync_to_async(self._chat_log)()
+        await self.send(text_data=html)
+
+    def _chat_log(self) -> str:
+        table = Table.objects.get(pk=self.table_id)
+        return render_to_string("games/partials/chat_log.html", {"chat_lines": recent_chat(table)})
 
     # -- requests ----------------------------------------------------------------------------
 

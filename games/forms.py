@@ -66,3 +66,26 @@ class GrabushOptionsForm(forms.Form):
         if data.get("stock_size", 20) != 20 and data.get("players", 2) < 6:
             self.add_error("stock_size", _("Stocks of 25 or 30 are only for 6 or 8 players."))
         return data
+
+
+class ReportForm(forms.Form):
+    """Why a player reports a message or another player."""
+
+    kind = forms.ChoiceField(
+        label=_("What is wrong?"),
+        choices=[
+            ("abuse", _("Insults or harassment")),
+            ("cheating", _("Cheating or collusion")),
+            ("spam", _("Spam")),
+            ("other", _("Something else")),
+        ],
+    )
+    details = forms.CharField(
+        label=_("Details (optional)"), required=False, max_length=400, widget=forms.Textarea
+    )
+
+    def reason(self) -> str:
+        """The report's reason as one line for the moderators."""
+        label = dict(self.fields["kind"].choices)[self.cleaned_data["kind"]]
+        details = self.cleaned_data["details"].strip()
+        return f"{label}: {details}" if details else str(label)

@@ -224,3 +224,86 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} at {self.table}"
+
+
+class Sanction(models.Model):
+    """A moderator's mute (no chat until ``until``) or ban (account closed) of a user."""
+
+    class Kind(models.TextChoices):
+        MUTE = "mute", _("Mute")
+        BAN = "ban", _("Ban")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+    )
+    kind = models.CharField(_("kind"), max_length=4, choices=Kind.choices)
+    reason = models.CharField(_("reason"), max_length=300)
+    #: When it ends; None: until lifted.
+    until = models.DateTimeField(_("until"), null=True, blank=True)
+    lifted_at = models.DateTimeField(_("lifted"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("moderator"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
+        indexes = [models.Index(fields=["user", "kind", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.user}"
+
+
+class Report(models.Model):
+    """A player's report of a chat message or of another player, for the moderators' queue."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="reports_made",
+        verbose_name=_("reporter"),
+    )
+    reported_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+        verbose_name=_("reported player"),
+    )
+    message = models.ForeignKey(
+        ChatMessage, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("message")
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.SET_NULL, null=True, blank=True, verbose_name=_("table")
+    )
+    reason = models.CharField(_("reason"), max_length=500)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    resolved_at = models.DateTimeField(_("resolved"), null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("resolved by"),
+    )
+
+    class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Report on {self.reported_user} ({self.get_status_display()})"

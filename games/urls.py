@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import accounts, health, home, tables
+from .views import accounts, health, home, reports, tables
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -12,5 +12,7 @@ urlpatterns = [
     path("tables/options/", tables.table_options, name="table_options"),
     path("t/<str:code>/", tables.table, name="table"),
     path("rules/<str:game>/", tables.rules, name="rules"),
+    path("report/message/<int:pk>/", reports.report_message, name="report_message"),
+    path("report/player/<str:username>/", reports.report_player, name="report_player"),
     path("healthz", health.healthz, name="healthz"),
 ]

@@ -78,7 +78,8 @@ def test_password_reset_by_email(client, make_user):
         form_url, {"new_password1": "Brand-New-Pass9", "new_password2": "Brand-New-Pass9"}
     )
     assert response.status_code == 302
-    assert client.login(username="erin", password="Brand-New-Pass9")
+    response = client.post(reverse("login"), {"username": "erin", "password": "Brand-New-Pass9"})
+    assert response.status_code == 302 and response.url == reverse("home")
 
 
 def test_profile_has_a_stable_url(client, make_user):

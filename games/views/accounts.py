@@ -5,9 +5,12 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
@@ -27,6 +30,40 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+
+class CardroomAuthenticationForm(AuthenticationForm):
+    """Log in; a banned player who gives the right password is told why, and until when."""
+
+    def clean(self) -> dict:
+        try:
+            return super().clean()
+        except ValidationError:
+            message = self._ban_message()
+            if message:
+                raise ValidationError(message, code="banned") from None
+            raise
+
+    def _ban_message(self) -> str:
+        from ..moderation import active_ban
+
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        user = User.objects.filter(username=username, is_active=False).first()
+        if user is None or not password or not user.check_password(password):
+            return ""
+        ban = active_ban(user)
+        if ban is None:
+            return ""
+        if ban.until is None:
+            return _("A moderator closed your account: %(reason)s") % {"reason": ban.reason}
+        return _("A moderator closed your account until %(until)s: %(reason)s") % {
+            "until": formats.date_format(ban.until, "DATETIME_FORMAT"),
+            "reason": ban.reason,
+        }
+
+
+login_view = LoginView.as_view(authentication_form=CardroomAuthenticationForm)
 
 
 @require_http_methods(["GET", "POST"])

@@ -81,16 +81,29 @@ def live_server_url(transactional_db) -> Iterator[str]:
 
 @pytest.fixture
 def new_page(browser):
-    """Open a page in a fresh browser context (a separate player with its own cookies)."""
+    """Open a page in a fresh browser context (a separate player with its own cookies).
+
+    Every page is watched for Content-Security-Policy violations and script errors: a test
+    that triggers one fails, so each browser test also proves the pages work under the CSP.
+    """
     contexts = []
+    problems: list[str] = []
+
+    def watch(message) -> None:
+        if message.type == "error":
+            problems.append(message.text)
 
     def open_page():
         context = browser.new_context()
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
+        page.on("console", watch)
+        page.on("pageerror", lambda error: problems.append(str(error)))
         return page
 
     yield open_page
     for context in contexts:
         context.close()
+    blocking = [text for text in problems if "favicon" not in text]
+    assert not blocking, f"errors in the browser console: {blocking}"

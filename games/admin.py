@@ -1,0 +1,318 @@
+"""Moderation in the Django admin: users, tables, matches, chat and reports.
+
+Every moderation action goes through :mod:`games.moderation` and is written to the admin's log
+(``LogEntry``) with the moderator's name.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from . import moderation
+from .models import ChatMessage, Match, Move, Report, Sanction, Table
+
+User = get_user_model()
+
+MUTE_CHOICES = [
+    (15, _("15 minutes")),
+    (60, _("1 hour")),
+    (60 * 24, _("1 day")),
+    (60 * 24 * 7, _("1 week")),
+    (60 * 24 * 30, _("30 days")),
+]
+
+
+class SanctionForm(forms.Form):
+    """The intermediate page of the mute and ban actions."""
+
+    reason = forms.CharField(label=_("Reason (shown to the player)"), max_length=300)
+    minutes = forms.TypedChoiceField(
+        label=_("Duration"), choices=MUTE_CHOICES, coerce=int, required=False
+    )
+
+
+def _sanction_page(
+    modeladmin: admin.ModelAdmin,
+    request: HttpRequest,
+    queryset: QuerySet,
+    action: str,
+    title: str,
+    with_duration: bool,
+) -> TemplateResponse | None:
+    """Show the reason (and duration) form; None once the moderator has filled it in."""
+    form = SanctionForm(request.POST if "apply" in request.POST else None)
+    if not with_duration:
+        del form.fields["minutes"]
+    if form.is_bound and form.is_valid():
+        request.sanction = form.cleaned_data
+        return None
+    return TemplateResponse(
+        request,
+        "admin/games/sanction.html",
+        {
+            **modeladmin.admin_site.each_context(request),
+            "title": title,
+            "form": form,
+            "queryset": queryset,
+            "action": action,
+            "opts": modeladmin.model._meta,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        },
+    )
+
+
+class SanctionInline(admin.TabularInline):
+    model = Sanction
+    fk_name = "user"
+    extra = 0
+    fields = ("kind", "reason", "until", "lifted_at", "created_by", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    """Users, with mute, ban and unban actions."""
+
+    list_display = ("username", "email", "is_active", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_active", "is_staff", "is_superuser", "date_joined")
+    inlines = [SanctionInline]
+    actions = ["mute_users", "ban_users", "unban_users"]
+
+    @admin.action(description=_("Mute the selected players (no chat)"), permissions=["change"])
+    def mute_users(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        page = _sanction_page(self, request, queryset, "mute_users", _("Mute players"), True)
+        if page is not None:
+            return page
+        data = request.sanction
+        for user in queryset:
+            sanction = moderation.mute(user, data["minutes"] or 60, data["reason"], request.user)
+            self.log_change(
+                request, user, f"Muted until {sanction.until:%Y-%m-%d %H:%M} UTC: {data['reason']}"
+            )
+        self.message_user(request, _("Muted %(n)d players.") % {"n": queryset.count()})
+        return None
+
+    @admin.action(description=_("Ban the selected players"), permissions=["change"])
+    def ban_users(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        page = _sanction_page(self, request, queryset, "ban_users", _("Ban players"), False)
+        if page is not None:
+            return page
+        reason = request.sanction["reason"]
+        for user in queryset.exclude(pk=request.user.pk):
+            moderation.ban(user, reason, request.user)
+            self.log_change(request, user, f"Banned: {reason}")
+        self.message_user(request, _("Banned the selected players."))
+        return None
+
+    @admin.action(description=_("Lift the ban of the selected players"), permissions=["change"])
+    def unban_users(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for user in queryset.filter(is_active=False):
+            moderation.unban(user)
+            self.log_change(request, user, "Ban lifted")
+        self.message_user(request, _("Lifted the bans."))
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Records that moderators read but never edit."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ("seq", "seat", "action", "user", "created_at")
+    readonly_fields = fields
+    can_delete = False
+    ordering = ("seq",)
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyAdmin):
+    """Matches with their move log (hands are not shown here: only finished replays show)."""
+
+    list_display = ("id", "game", "table", "number", "status", "started_at", "finished_at")
+    list_filter = ("game", "status", "started_at")
+    search_fields = ("table__code", "players__user__username")
+    list_select_related = ("table",)
+    fields = (
+        "table",
+        "number",
+        "game",
+        "options",
+        "status",
+        "result",
+        "version",
+        "started_at",
+        "finished_at",
+    )
+    readonly_fields = fields
+    inlines = [MoveInline]
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    """Tables, with the abort action."""
+
+    list_display = ("id", "game", "status", "owner", "is_private", "created_at", "updated_at")
+    list_filter = ("game", "status", "is_private", "created_at")
+    search_fields = ("code", "owner__username", "seats__user__username")
+    list_select_related = ("owner",)
+    readonly_fields = ("code", "revision", "created_at", "updated_at")
+    actions = ["abort_tables"]
+
+    @admin.action(description=_("Abort the selected tables"), permissions=["change"])
+    def abort_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for table in queryset.exclude(status=Table.Status.ABORTED):
+            moderation.abort_table(table.pk)
+            self.log_change(request, table, "Aborted by a moderator")
+        self.message_user(request, _("The tables were closed and their players told."))
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Chat lines, with hide and restore (live for everyone at the table)."""
+
+    list_display = ("created_at", "user", "table", "text", "hidden")
+    list_filter = ("hidden", "created_at")
+    search_fields = ("text", "user__username", "table__code")
+    list_select_related = ("user", "table")
+    readonly_fields = ("table", "user", "text", "created_at")
+    actions = ["hide_messages", "restore_messages"]
+
+    @admin.action(description=_("Hide the selected messages"), permissions=["change"])
+    def hide_messages(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for message in queryset:
+            self.log_change(request, message, "Hidden")
+        count = moderation.set_hidden(queryset, True)
+        self.message_user(request, ngettext("Hid %d message.", "Hid %d messages.", count) % count)
+
+    @admin.action(description=_("Restore the selected messages"), permissions=["change"])
+    def restore_messages(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for message in queryset:
+            self.log_change(request, message, "Restored")
+        count = moderation.set_hidden(queryset, False)
+        self.message_user(
+            request, ngettext("Restored %d message.", "Restored %d messages.", count) % count
+        )
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    """The reports queue: open first, with the reported message and the table's recent chat."""
+
+    list_display = ("created_at", "status", "reported_user", "reporter", "reason", "table")
+    list_filter = ("status", "created_at")
+    search_fields = ("reason", "reported_user__username", "reporter__username")
+    list_select_related = ("reported_user", "reporter", "table")
+    ordering = ("-status", "-created_at")  # "open" sorts after "resolved": open first
+    fields = (
+        "status",
+        "reporter",
+        "reported_user",
+        "reason",
+        "reported_message",
+        "table_link",
+        "recent_chat",
+        "created_at",
+        "resolved_at",
+        "resolved_by",
+    )
+    readonly_fields = (
+        "reporter",
+        "reported_user",
+        "reason",
+        "reported_message",
+        "table_link",
+        "recent_chat",
+        "created_at",
+        "resolved_at",
+        "resolved_by",
+    )
+    actions = ["resolve_reports"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(description=_("Message"))
+    def reported_message(self, report: Report) -> str:
+        if report.message is None:
+            return "—"
+        hidden = _(" (hidden)") if report.message.hidden else ""
+        link = reverse("admin:games_chatmessage_change", args=[report.message.pk])
+        return format_html('<a href="{}">{}</a>{}', link, report.message.text, hidden)
+
+    @admin.display(description=_("Table"))
+    def table_link(self, report: Report) -> str:
+        if report.table is None:
+            return "—"
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:games_table_change", args=[report.table.pk]),
+            report.table,
+        )
+
+    @admin.display(description=_("Recent chat at the table"))
+    def recent_chat(self, report: Report) -> str:
+        if report.table is None:
+            return "—"
+        lines = (
+            ChatMessage.objects.filter(table=report.table)
+            .select_related("user")
+            .order_by("-created_at")[:15]
+        )
+        return format_html(
+            "<ol>{}</ol>",
+            format_html_join(
+                "",
+                "<li>{} {}: {}</li>",
+                ((f"{m.created_at:%H:%M}", m.user.username, m.text) for m in reversed(lines)),
+            ),
+        )
+
+    @admin.action(description=_("Mark the selected reports resolved"), permissions=["change"])
+    def resolve_reports(self, request: HttpRequest, queryset: QuerySet) -> None:
+        for report in queryset.filter(status=Report.Status.OPEN):
+            self.log_change(request, report, "Resolved")
+        count = moderation.resolve(queryset, request.user)
+        messages.success(
+            request, ngettext("Resolved %d report.", "Resolved %d reports.", count) % count
+        )
+
+
+@admin.register(Sanction)
+class SanctionAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "kind", "user", "reason", "until", "lifted_at", "created_by")
+    list_filter = ("kind", "created_at")
+    search_fields = ("user__username", "reason")
+    list_select_related = ("user", "created_by")

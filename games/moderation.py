@@ -1,0 +1,140 @@
+"""Moderation services: mutes, bans, aborting tables, hiding chat, reports.
+
+The admin calls these; each one tells live connections what changed (a banned user's sockets
+close at once, hidden chat disappears for everyone, an aborted table shows it is closed).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.sessions.models import Session
+from django.db import transaction
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from . import notify
+from .models import ChatMessage, Match, Report, Sanction, Table
+from .tables import TableError, bump, lock_table
+
+
+def user_group(user_id: int) -> str:
+    """The channel-layer group of every socket a user has open."""
+    return f"user.{user_id}"
+
+
+def _active(kind: str) -> Q:
+    now = timezone.now()
+    return Q(kind=kind, lifted_at__isnull=True) & (Q(until__isnull=True) | Q(until__gt=now))
+
+
+def active_mute(user: AbstractBaseUser) -> Sanction | None:
+    """The user's mute in force, if any."""
+    return user.sanctions.filter(_active(Sanction.Kind.MUTE)).order_by("-until").first()
+
+
+def active_ban(user: AbstractBaseUser) -> Sanction | None:
+    """The user's ban in force, if any."""
+    return user.sanctions.filter(_active(Sanction.Kind.BAN)).order_by("-created_at").first()
+
+
+def mute(user: AbstractBaseUser, minutes: int, reason: str, by: AbstractBaseUser) -> Sanction:
+    """Forbid ``user`` to chat for ``minutes``."""
+    return Sanction.objects.create(
+        user=user,
+        kind=Sanction.Kind.MUTE,
+        reason=reason,
+        until=timezone.now() + timedelta(minutes=minutes),
+        created_by=by,
+    )
+
+
+def end_sessions(user: AbstractBaseUser) -> int:
+    """Delete every session logged in as ``user``; returns how many."""
+    doomed = [
+        session.pk
+        for session in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
+        if session.get_decoded().get("_auth_user_id") == str(user.pk)
+    ]
+    Session.objects.filter(pk__in=doomed).delete()
+    return len(doomed)
+
+
+def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Sanction:
+    """Close ``user``'s account: deactivate, end sessions, close open sockets at once."""
+    with transaction.atomic():
+        user.is_active = False
+        user.save(update_fields=["is_active"])
+        sanction = Sanction.objects.create(
+            user=user,
+            kind=Sanction.Kind.BAN,
+            reason=reason,
+            created_by=by,
+        )
+    end_sessions(user)
+    notify.send_sync(user_group(user.pk), {"type": "user.banned"})
+    return sanction
+
+
+def unban(user: AbstractBaseUser) -> None:
+    """Reopen a banned account."""
+    with transaction.atomic():
+        user.sanctions.filter(_active(Sanction.Kind.BAN)).update(lifted_at=timezone.now())
+        user.is_active = True
+        user.save(update_fields=["is_active"])
+
+
+def abort_table(table_id: int) -> Table:
+    """Close a table: its running match is recorded as aborted and its players are told."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        table.matches.filter(status=Match.Status.RUNNING).update(
+            status=Match.Status.ABORTED, finished_at=timezone.now()
+        )
+        table.status = Table.Status.ABORTED
+        bump(table, "status")
+    notify.send_sync(table.group_name, notify.table_changed(table.revision))
+    notify.send_sync(notify.LOBBY_GROUP, notify.lobby_changed())
+    return table
+
+
+def set_hidden(messages: QuerySet[ChatMessage], hidden: bool) -> int:
+    """Hide or restore chat messages; every table concerned refreshes its chat live."""
+    table_ids = set(messages.values_list("table_id", flat=True))
+    count = messages.update(hidden=hidden)
+    for table_id in table_ids:
+        notify.send_sync(f"table.{table_id}", {"type": "chat.refresh"})
+    return count
+
+
+def report(
+    reporter: AbstractBaseUser,
+    reason: str,
+    *,
+    user: AbstractBaseUser | None = None,
+    message: ChatMessage | None = None,
+) -> Report:
+    """File a report about a chat message (and so its author) or about a player."""
+    reason = reason.strip()
+    if not reason:
+        raise TableError(_("Say what is wrong, please."))
+    if message is not None:
+        user = message.user
+    if user is None or user.pk == reporter.pk:
+        raise TableError(_("You can't report yourself."))
+    return Report.objects.create(
+        reporter=reporter,
+        reported_user=user,
+        message=message,
+        table=message.table if message is not None else None,
+        reason=reason[:500],
+    )
+
+
+def resolve(reports: QuerySet[Report], by: AbstractBaseUser) -> int:
+    """Mark reports as dealt with."""
+    return reports.filter(status=Report.Status.OPEN).update(
+        status=Report.Status.RESOLVED, resolved_at=timezone.now(), resolved_by=by
+    )

@@ -1,0 +1,60 @@
+"""Players report a chat message or another player to the moderators."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from ..forms import ReportForm
+from ..models import ChatMessage
+from ..moderation import report
+from ..tables import TableError
+
+
+def _report_page(request: HttpRequest, subject: str, file_report, back: str) -> HttpResponse:
+    form = ReportForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            file_report(form.reason())
+        except TableError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, _("Thank you: the moderators will look at your report."))
+            return redirect(back)
+    return render(request, "games/report.html", {"form": form, "subject": subject})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report_message(request: HttpRequest, pk: int) -> HttpResponse:
+    """Report a chat message (and so its author)."""
+    message = get_object_or_404(ChatMessage.objects.select_related("user", "table"), pk=pk)
+    subject = _("the message by %(name)s: “%(text)s”") % {
+        "name": message.user.username,
+        "text": message.text,
+    }
+    return _report_page(
+        request,
+        subject,
+        lambda reason: report(request.user, reason, message=message),
+        message.table.get_absolute_url(),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def report_player(request: HttpRequest, username: str) -> HttpResponse:
+    """Report a player from their profile."""
+    player = get_object_or_404(get_user_model(), username=username)
+    return _report_page(
+        request,
+        _("the player %(name)s") % {"name": player.username},
+        lambda reason: report(request.user, reason, user=player),
+        reverse("profile", args=[player.username]),
+    )
