@@ -88,7 +88,7 @@ def test_mute_stops_chat_and_says_why(make_user):
     )
     mute = Sanction.objects.get(user=player, kind="mute")
     table = tables.create_table(player, "belote", OPTIONS, is_private=False)
-    with pytest.raises(TableError, match="muted until .*: Insults"):
+    with pytest.raises(TableError, match=r"muted until .*: Insults"):
         chat.post_message(table.pk, player, "hello")
     assert LogEntry.objects.filter(user=moderator, object_id=str(player.pk)).exists()
     player_client = Client()
@@ -126,6 +126,9 @@ async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
         reverse("login"), {"username": user.username, "password": PASSWORD}
     )
     assert "closed your account: Cheating" in response.content.decode()
+    assert await sync_to_async(
+        LogEntry.objects.filter(user=moderator, object_id=str(user.pk)).exists
+    )()
     await other.disconnect()
 
 
