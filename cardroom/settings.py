@@ -216,6 +216,12 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
+# Computer players: the pause before a bot's move (so people can follow), its thinking time,
+# and how long a disconnected player's turn waits before a bot covers for them.
+BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
+BOT_BUDGET = float(os.environ.get("BOT_BUDGET", "0.3"))
+AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -14,3 +14,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Close connections after each request, so no idle thread keeps the test database open.
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
+
+# Computer players move at once and think briefly in tests.
+BOT_DELAY_SECONDS = 0.0
+BOT_BUDGET = 0.02

@@ -17,10 +17,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from . import chat, notify, play, tables
+from . import autoplay, chat, notify, play, presence, tables
 from .frames import recent_chat, render_flash, render_frame
 from .lobby import render_lobby_frame
-from .models import Match, Presence, Table
+from .models import Match, Table
 from .moderation import user_group
 
 #: Close code for a handshake refused because nobody is logged in.
@@ -133,7 +133,9 @@ class LobbyConsumer(AuthenticatedConsumer):
 class TableConsumer(AuthenticatedConsumer):
     """One player's or spectator's live connection to a table."""
 
-    OPS = frozenset({"sit", "leave", "start", "rematch", "play", "chat", "select"})
+    OPS = frozenset(
+        {"sit", "leave", "start", "rematch", "play", "chat", "select", "bot", "takeover"}
+    )
 
     table_id: int | None = None
     #: The source this connection picked for a two-step play (Grabush), "" for none.
@@ -141,7 +143,9 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.table_id = await database_sync_to_async(self._join)(code)
+        self.table_id = await database_sync_to_async(presence.join)(
+            code, self.user, self.channel_name
+        )
         if self.table_id is None:
             await self.send(text_data=render_flash(_("There is no table at this address.")))
             await self.close(code=CLOSE_NOT_FOUND)
@@ -150,23 +154,17 @@ class TableConsumer(AuthenticatedConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
         await self.send_frame(full=True)
+        # Everyone's presence dots change; a pending computer move resumes (e.g. after a
+        # server restart) through the table-changed handler.
         await notify.send(self.group, notify.table_changed(0))
-
-    def _join(self, code: str) -> int | None:
-        table = Table.objects.filter(code=code).only("pk").first()
-        if table is None:
-            return None
-        Presence.objects.create(table=table, user=self.user, channel_name=self.channel_name)
-        return table.pk
 
     async def disconnect(self, code: int) -> None:
         if self.table_id is None:
             return
-        await database_sync_to_async(
-            lambda: Presence.objects.filter(channel_name=self.channel_name).delete()
-        )()
+        await database_sync_to_async(presence.leave)(self.table_id, self.user, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await notify.send(self.group, notify.table_changed(0))
+        autoplay.kick(self.table_id)  # an absent player's turn may now run out
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -181,6 +179,7 @@ class TableConsumer(AuthenticatedConsumer):
         await self.send(text_data=render_flash(message))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
+        autoplay.kick(self.table_id)
         await self.send_frame()
 
     async def chat_message(self, event: dict[str, Any]) -> None:
@@ -239,6 +238,19 @@ class TableConsumer(AuthenticatedConsumer):
         )
         self.selected = ""
         await self.changed(lobby=match.status != Match.Status.RUNNING)
+
+    async def op_bot(self, message: dict[str, Any]) -> None:
+        """The creator seats a computer player (``level``) or, with no level, removes it."""
+        level = message.get("level", "")
+        if not isinstance(level, str):
+            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "level"})
+        seat = int_field(message, "seat")
+        await database_sync_to_async(tables.set_bot)(self.table_id, self.user, seat, level)
+        await self.changed(lobby=True)
+
+    async def op_takeover(self, message: dict[str, Any]) -> None:
+        await database_sync_to_async(play.take_over)(self.table_id, self.user)
+        await self.changed(lobby=False)
 
     async def op_select(self, message: dict[str, Any]) -> None:
         """Pick (or, with an empty source, drop) the first step of a two-step play."""

@@ -15,6 +15,20 @@ class TableForm(forms.Form):
     is_private = forms.BooleanField(
         label=_("Private table (only people with the link can join)"), required=False
     )
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Turn timer"),
+        choices=[
+            (0, _("Off")),
+            (15, _("15 seconds")),
+            (30, _("30 seconds")),
+            (60, _("60 seconds")),
+        ],
+        coerce=int,
+        initial=0,
+        required=False,
+        empty_value=0,
+        help_text=_("When it runs out, a computer player moves for you until you act again."),
+    )
 
 
 class BeloteOptionsForm(forms.Form):

@@ -23,6 +23,10 @@ from .presenters import grabush as grabush_presenter
 PRESENTERS = {"belote": belote_presenter, "grabush": grabush_presenter}
 
 
+def _bot_level_choices() -> list[tuple[str, str]]:
+    return [("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard"))]
+
+
 def _seat_rows(table: Table, user: AbstractBaseUser, online: set[int], spec) -> list[dict]:
     teams = spec.teams(table.options)
     rows = []
@@ -30,7 +34,7 @@ def _seat_rows(table: Table, user: AbstractBaseUser, online: set[int], spec) -> 
         if seat.user is not None:
             name = seat.user.get_username()
         elif seat.bot_level:
-            name = _("Computer (%(level)s)") % {"level": seat.bot_level}
+            name = _("Computer (%(level)s)") % {"level": dict(_bot_level_choices())[seat.bot_level]}
         else:
             name = ""
         rows.append(
@@ -78,10 +82,19 @@ def table_context(table: Table, user: AbstractBaseUser, selected: str = "") -> d
         "board_template": spec.board_template,
         "all_seated": all(not seat["is_free"] for seat in seats),
         "rematch_votes": table.rematch_votes,
+        "bot_levels": _bot_level_choices(),
         "i_voted_rematch": me is not None and me in table.rematch_votes,
     }
     if match is not None:
-        viewer = match.players.filter(user=user).values_list("seat", flat=True).first()
+        players = list(match.players.all())
+        covered = {player.seat for player in players if player.covered}
+        for seat in seats:
+            seat["covered"] = seat["index"] in covered
+        viewer = next((p.seat for p in players if p.user_id == user.pk), None)
+        context["i_am_covered"] = viewer in covered
+        if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
+            deadline = match.turn_started_at.timestamp() + table.turn_seconds
+            context["deadline_ms"] = int(deadline * 1000)
         view = spec.engine.view(spec.engine.loads(match.state), viewer)
         context["view"] = view
         context["viewer"] = viewer

@@ -49,6 +49,8 @@ class Table(models.Model):
         verbose_name=_("owner"),
     )
     is_private = models.BooleanField(_("private"), default=False)
+    #: Seconds a player has for a move before a computer player moves for them (0: no timer).
+    turn_seconds = models.PositiveSmallIntegerField(_("turn timer (seconds)"), default=0)
     code = models.CharField(_("invite code"), max_length=32, unique=True, default=new_invite_code)
     #: Grows with every change anyone can see (seats, status, moves): live views compare it.
     revision = models.PositiveIntegerField(default=0)
@@ -128,6 +130,8 @@ class Match(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
     )
     result = models.JSONField(_("result"), null=True, blank=True)
+    #: When the current turn began (the turn timer counts from here).
+    turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -156,6 +160,11 @@ class MatchPlayer(models.Model):
         related_name="match_seats",
     )
     bot_level = models.CharField(max_length=10, blank=True)
+    #: A computer player moves for this human (timer ran out, away too long, or banned) until
+    #: they act again.
+    covered = models.BooleanField(default=False)
+    #: When this human's last connection to the table closed (None while connected).
+    away_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "seat"]

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import notify
-from .models import ChatMessage, Match, Report, Sanction, Table
+from .models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
 from .tables import TableError, bump, lock_table
 
 
@@ -75,6 +75,13 @@ def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Sanction:
         )
     end_sessions(user)
     notify.send_sync(user_group(user.pk), {"type": "user.banned"})
+    # Their seats in running matches are handed to computer players (see games.autoplay).
+    for table_id in set(
+        MatchPlayer.objects.filter(user=user, match__status=Match.Status.RUNNING).values_list(
+            "match__table_id", flat=True
+        )
+    ):
+        notify.send_sync(f"table.{table_id}", notify.table_changed(0))
     return sanction
 
 

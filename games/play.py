@@ -46,6 +46,7 @@ def _begin_match(table: Table) -> Match:
         number=(last.number + 1) if last else 1,
         game=table.game,
         options=table.options,
+        turn_started_at=timezone.now(),
     )
     match.state = spec.engine.dumps(spec.new_state(match.seed, table.options))
     match.save()
@@ -104,8 +105,9 @@ def apply_chat_rule(table_id: int, user: AbstractBaseUser) -> bool:
         entry = spec.chat_action(match.options, seat) if seat is not None else None
         if entry is None:
             return False
-        state = spec.apply_logged(spec.engine.loads(match.state), seat, entry)
-        _save(table, match, spec, state, seat, entry, user)
+        before = spec.engine.loads(match.state)
+        state = spec.apply_logged(before, seat, entry)
+        _save(table, match, spec, state, seat, entry, user, before.to_act)
         return True
 
 
@@ -117,10 +119,13 @@ def _save(
     seat: int,
     action: str,
     user: AbstractBaseUser | None,
+    previous_to_act: int | None,
 ) -> None:
     """Store ``state`` as the match's next version and log the action (table locked)."""
     version = match.version
     fields: dict[str, Any] = {"state": spec.engine.dumps(state), "version": F("version") + 1}
+    if state.to_act != previous_to_act:
+        fields["turn_started_at"] = timezone.now()
     if state.to_act is None:
         fields.update(
             status=Match.Status.FINISHED, result=spec.result(state), finished_at=timezone.now()
@@ -173,10 +178,26 @@ def apply_action(
                 raise TableError(_("You are not playing in this match."))
         spec = get_game(match.game)
         engine = spec.engine
-        state = engine.loads(match.state)
+        before = engine.loads(match.state)
         try:
-            state = engine.apply(state, seat, action)
+            state = engine.apply(before, seat, action)
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
-        _save(table, match, spec, state, seat, action, user)
+        _save(table, match, spec, state, seat, action, user, before.to_act)
+        if user is not None:
+            # A player who acts takes their seat back from a covering computer player.
+            match.players.filter(seat=seat, covered=True).update(covered=False)
         return match
+
+
+def take_over(table_id: int, user: AbstractBaseUser) -> bool:
+    """A player takes their seat back from the computer player covering it."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        match = current_match(table)
+        if match is None or match.status != Match.Status.RUNNING:
+            raise TableError(_("No match is being played at this table."))
+        if not match.players.filter(user=user, covered=True).update(covered=False):
+            raise TableError(_("Nobody is playing for you."))
+        bump(table)
+        return True

@@ -22,12 +22,23 @@ class TableError(Exception):
 
 
 def create_table(
-    owner: AbstractBaseUser, game: str, options: dict[str, Any], *, is_private: bool
+    owner: AbstractBaseUser,
+    game: str,
+    options: dict[str, Any],
+    *,
+    is_private: bool,
+    turn_seconds: int = 0,
 ) -> Table:
-    """Open a new table with empty seats."""
+    """Open a new table with empty seats (``turn_seconds``: the turn timer, 0 for none)."""
     spec = get_game(game)
     with transaction.atomic():
-        table = Table.objects.create(game=game, options=options, owner=owner, is_private=is_private)
+        table = Table.objects.create(
+            game=game,
+            options=options,
+            owner=owner,
+            is_private=is_private,
+            turn_seconds=turn_seconds,
+        )
         Seat.objects.bulk_create(
             Seat(table=table, index=index) for index in range(spec.seat_count(options))
         )
@@ -86,6 +97,33 @@ def leave_seat(table_id: int, user: AbstractBaseUser) -> Table:
         _require_seating_allowed(table)
         if not Seat.objects.filter(table=table, user=user).update(user=None):
             raise TableError(_("You are not sitting at this table."))
+        table.rematch_votes = []
+        bump(table, "rematch_votes")
+    return table
+
+
+def set_bot(table_id: int, user: AbstractBaseUser, index: int, level: str) -> Table:
+    """The table's creator puts a computer player of ``level`` in a free seat, or, with an
+    empty ``level``, takes one away."""
+    from .bots import LEVEL_NAMES
+
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.owner_id != user.pk:
+            raise TableError(_("Only the table's creator can seat computer players."))
+        _require_seating_allowed(table)
+        seat = table.seats.filter(index=index).first()
+        if seat is None:
+            raise TableError(_("There is no such seat."))
+        if level:
+            if level not in LEVEL_NAMES:
+                raise TableError(_("There is no such computer player."))
+            if seat.user_id is not None or seat.bot_level:
+                raise TableError(_("That seat is taken."))
+        elif not seat.bot_level:
+            raise TableError(_("No computer player sits there."))
+        seat.bot_level = level
+        seat.save(update_fields=["bot_level"])
         table.rematch_votes = []
         bump(table, "rematch_votes")
     return table

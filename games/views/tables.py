@@ -49,6 +49,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         table_form.cleaned_data["game"],
         options_form.cleaned_data,
         is_private=table_form.cleaned_data["is_private"],
+        turn_seconds=table_form.cleaned_data["turn_seconds"] or 0,
     )
     if not table.is_private:
         notify.send_sync(notify.LOBBY_GROUP, notify.lobby_changed())

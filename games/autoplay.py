@@ -1,0 +1,191 @@
+"""Who moves when no human does: computer players, covering bots and turn timers.
+
+Everything is derived from the database, so nothing is lost when a server restarts: after
+every change at a table (and whenever someone connects) the consumers :func:`kick` the table's
+driver, which works out the next automatic move (:func:`pending_move`), waits for it to be due,
+asks the bot for an action from that seat's view, and applies it through
+:func:`games.play.apply_action` — the same checks and move log as a human's move. Several
+processes may drive one table; the version check lets exactly one of their moves apply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from . import notify, play
+from .bots import get_bot
+from .catalog import get_game
+from .models import Match, MatchPlayer
+from .tables import TableError
+
+logger = logging.getLogger(__name__)
+
+#: Level of the computer player that covers an absent or slow human.
+COVER_LEVEL = "normal"
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The next automatic move of a table: who, when, at which level, for which version."""
+
+    table_id: int
+    version: int
+    seat: int
+    level: str
+    due: datetime
+    #: True when a human's timer or absence ran out: the seat becomes covered when it plays.
+    cover: bool
+
+
+def pending_move(table_id: int) -> Pending | None:
+    """The next move a computer player owes at this table, or None (humans to play)."""
+    match = (
+        Match.objects.filter(table_id=table_id, status=Match.Status.RUNNING)
+        .select_related("table")
+        .order_by("-number")
+        .first()
+    )
+    if match is None:
+        return None
+    spec = get_game(match.game)
+    state = spec.engine.loads(match.state)
+    players = {player.seat: player for player in match.players.select_related("user")}
+    now = timezone.now()
+    seats = [state.to_act] if state.to_act is not None else []
+    # Out-of-turn rights (Grabush penalties) held by computer players are answered too.
+    seats += [
+        seat
+        for seat, player in players.items()
+        if seat != state.to_act
+        and (player.bot_level or player.covered)
+        and spec.engine.legal_actions(state, seat)
+    ]
+    for seat in seats:
+        player = players[seat]
+        if player.bot_level:
+            return Pending(table_id, match.version, seat, player.bot_level, now, False)
+        if player.covered or (player.user is not None and not player.user.is_active):
+            return Pending(table_id, match.version, seat, COVER_LEVEL, now, not player.covered)
+        if seat != state.to_act:
+            continue
+        deadlines = []
+        if match.table.turn_seconds and match.turn_started_at:
+            deadlines.append(match.turn_started_at + timedelta(seconds=match.table.turn_seconds))
+        if player.away_since:
+            deadlines.append(player.away_since + timedelta(seconds=settings.AWAY_GRACE_SECONDS))
+        if deadlines:
+            return Pending(table_id, match.version, seat, COVER_LEVEL, min(deadlines), True)
+    return None
+
+
+def choose_action(pending: Pending) -> str:
+    """Ask the bot for its action, from its seat's view only (CPU work: run off the loop)."""
+    match = Match.objects.get(
+        table_id=pending.table_id, version=pending.version, status=Match.Status.RUNNING
+    )
+    spec = get_game(match.game)
+    view = spec.engine.view(spec.engine.loads(match.state), pending.seat)
+    rng = random.Random(f"{match.seed}:{match.version}:{pending.seat}")
+    return get_bot(match.game, pending.level)(view, rng, settings.BOT_BUDGET)
+
+
+def play_pending(pending: Pending, action: str) -> Match:
+    """Apply the bot's action for its seat (marking a timed-out human's seat as covered)."""
+    with transaction.atomic():
+        match = play.apply_action(
+            pending.table_id, None, action, pending.version, seat=pending.seat
+        )
+        if pending.cover:
+            MatchPlayer.objects.filter(match=match, seat=pending.seat).update(covered=True)
+    return match
+
+
+class Driver:
+    """The task that makes one table's automatic moves in this process."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.task: asyncio.Task | None = None
+        self.waiting = False
+        self.again = False
+
+    def kick(self) -> None:
+        """Something changed: re-read the table (now, or once the current move is made)."""
+        loop = asyncio.get_running_loop()
+        if self.task is None or self.task.done() or self.task.get_loop() is not loop:
+            self.task = loop.create_task(self.run())
+        elif self.waiting:
+            self.task.cancel()
+            self.task = loop.create_task(self.run())
+        else:
+            self.again = True
+
+    async def run(self) -> None:
+        try:
+            while True:
+                self.again = False
+                pending = await database_sync_to_async(pending_move)(self.table_id)
+                if pending is None:
+                    if self.again:
+                        continue
+                    return
+                delay = max(
+                    settings.BOT_DELAY_SECONDS, (pending.due - timezone.now()).total_seconds()
+                )
+                if delay > 0:
+                    self.waiting = True
+                    await asyncio.sleep(delay)
+                    self.waiting = False
+                await self.move(pending)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("automatic move failed at table %s", self.table_id)
+
+    async def move(self, pending: Pending) -> None:
+        try:
+            action = await sync_to_async(choose_action, thread_sensitive=False)(pending)
+            match = await database_sync_to_async(play_pending)(pending, action)
+        except (Match.DoesNotExist, play.StaleMove):
+            return  # someone moved first (a human, or another process): look again
+        except TableError:
+            logger.exception("a bot's move was refused at table %s", self.table_id)
+            raise
+        await notify.send(f"table.{self.table_id}", notify.table_changed(0))
+        if match.status != Match.Status.RUNNING:
+            await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
+
+
+_drivers: dict[int, Driver] = {}
+
+
+def kick(table_id: int) -> None:
+    """Make sure this table's automatic moves happen (call from the event loop)."""
+    driver = _drivers.get(table_id)
+    if driver is None:
+        driver = _drivers[table_id] = Driver(table_id)
+    driver.kick()
+
+
+async def stop_all() -> None:
+    """Cancel every driver of this process (tests, shutdown)."""
+    loop = asyncio.get_running_loop()
+    tasks = [
+        d.task
+        for d in _drivers.values()
+        if d.task is not None and not d.task.done() and d.task.get_loop() is loop
+    ]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    _drivers.clear()

@@ -1,0 +1,175 @@
+"""Computer players in the product: seating them, their moves, recovery, timers, absence, bans."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from games import autoplay, moderation, play, tables
+from games.engines import belote
+from games.models import Match, MatchPlayer, Move, Table
+
+from .live import connect, send
+from .test_table_live import OPTIONS, drain, make_players, receive_until
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def stop_drivers():
+    yield
+    await autoplay.stop_all()
+
+
+def table_with_bots(owner, levels=("easy", "normal", "hard"), **extra) -> Table:
+    table = tables.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
+    tables.take_seat(table.pk, owner, 0)
+    for seat, level in enumerate(levels, start=1):
+        tables.set_bot(table.pk, owner, seat, level)
+    return table
+
+
+def match_of(table: Table) -> Match:
+    return Match.objects.filter(table=table).latest("number")
+
+
+def start_with_dealer(table: Table, owner, dealer: int) -> Match:
+    """Start, then fix the dealer so we know who acts first (seat dealer + 1)."""
+    match = play.start_match(table.pk, owner)
+    state = belote.new_game(seed=match.seed, dealer=dealer, **OPTIONS)
+    Match.objects.filter(pk=match.pk).update(state=belote.dumps(state))
+    return match_of(table)
+
+
+async def wait_for_turn(communicator, table: Table, seat: int) -> belote.State:
+    """Frames until the match waits for ``seat`` (computer players move meanwhile)."""
+    while True:
+        match = await sync_to_async(match_of)(table)
+        state = belote.loads(match.state)
+        if state.to_act == seat or match.status != Match.Status.RUNNING:
+            return state
+        await communicator.receive_from(timeout=5)
+
+
+async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
+    (owner,) = await sync_to_async(make_players)(1)
+    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
+    me = await connect(owner, f"/ws/table/{table.code}/")
+    await send(me, op="sit", seat="0")
+    for seat, level in ((1, "easy"), (2, "normal"), (3, "hard")):
+        await send(me, op="bot", seat=str(seat), level=level)
+        await receive_until(me, f"Computer ({level})")
+    await send(me, op="bot", seat="3", level="")  # take one away again…
+    await receive_until(me, "Seat a computer in seat 4")
+    await send(me, op="bot", seat="3", level="hard")  # …and back
+    await send(me, op="start")
+    deals = 0
+    while deals == 0:
+        state = await wait_for_turn(me, table, 0)
+        match = await sync_to_async(match_of)(table)
+        await drain(me, 0.05)
+        legal = belote.legal_actions(state, 0)
+        await send(me, op="play", action=legal[0], version=str(match.version))
+        await receive_until(me, f'"version": "{match.version + 1}"')
+        deals = len(belote.deal_results(belote.loads((await sync_to_async(match_of)(table)).state)))
+    match = await sync_to_async(match_of)(table)
+    moves = await sync_to_async(list)(Move.objects.filter(match=match).values("seat", "user"))
+    assert {m["seat"] for m in moves if m["user"] is None} == {1, 2, 3}  # bots, same log
+    assert all(m["user"] == owner.pk for m in moves if m["seat"] == 0)
+    await me.disconnect()
+
+
+async def test_pending_bot_turn_resumes_when_someone_connects():
+    (owner,) = await sync_to_async(make_players)(1)
+    table = await sync_to_async(table_with_bots)(owner)
+    # The match starts with a bot to play, and no server process is driving it (a restart).
+    match = await sync_to_async(start_with_dealer)(table, owner, dealer=0)
+    assert belote.loads(match.state).to_act == 1
+    me = await connect(owner, f"/ws/table/{table.code}/")
+    state = await wait_for_turn(me, table, 0)
+    assert state.to_act == 0
+    assert await sync_to_async(Move.objects.filter(match=match, user=None).count)() == 3
+    await me.disconnect()
+
+
+async def test_turn_timer_hands_the_turn_to_a_bot_until_the_player_acts():
+    users = await sync_to_async(make_players)(1)
+    owner = users[0]
+    table = await sync_to_async(table_with_bots)(owner, turn_seconds=15)
+    match = await sync_to_async(start_with_dealer)(table, owner, dealer=3)  # the human first
+    me = await connect(owner, f"/ws/table/{table.code}/")
+    frame = await receive_until(me, "Time left for this turn")
+    assert "data-deadline" in frame
+    # The turn ran out 5 seconds ago (as if the player had been idle): a change wakes the driver.
+    await sync_to_async(Match.objects.filter(pk=match.pk).update)(
+        turn_started_at=timezone.now() - timedelta(seconds=20)
+    )
+    await send(me, op="chat", text="thinking…")
+    frame = await receive_until(me, "A computer player is playing for you")
+    assert "a computer is playing for player0" in frame
+    player = await sync_to_async(MatchPlayer.objects.get)(match=match, seat=0)
+    assert player.covered
+    first = await sync_to_async(Move.objects.filter(match=match).order_by("seq").first)()
+    assert first.seat == 0 and first.user_id is None
+    await drain(me, 0.1)
+    await send(me, op="takeover")
+    await receive_until(me, "player0 (you)")
+    player = await sync_to_async(MatchPlayer.objects.get)(match=match, seat=0)
+    assert not player.covered
+    await me.disconnect()
+
+
+async def test_a_player_away_past_the_grace_period_is_covered(settings):
+    settings.AWAY_GRACE_SECONDS = 0
+    users = await sync_to_async(make_players)(2)
+    owner, friend = users
+    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
+    await sync_to_async(tables.take_seat)(table.pk, owner, 0)
+    await sync_to_async(tables.take_seat)(table.pk, friend, 2)
+    for seat in (1, 3):
+        await sync_to_async(tables.set_bot)(table.pk, owner, seat, "normal")
+    await sync_to_async(start_with_dealer)(table, owner, dealer=1)  # the friend plays first
+    watcher = await connect(owner, f"/ws/table/{table.code}/")
+    leaver = await connect(friend, f"/ws/table/{table.code}/")
+    await drain(watcher, 0.1)
+    await leaver.disconnect()  # the friend's last connection closes on their turn
+    await receive_until(watcher, "a computer is playing for player1")
+    state = await wait_for_turn(watcher, table, 0)
+    assert state.to_act == 0
+    await watcher.disconnect()
+
+
+async def test_a_banned_players_seat_is_handed_to_a_bot():
+    users = await sync_to_async(make_players)(2)
+    owner, cheat = users
+    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
+    await sync_to_async(tables.take_seat)(table.pk, owner, 0)
+    await sync_to_async(tables.take_seat)(table.pk, cheat, 1)
+    for seat in (2, 3):
+        await sync_to_async(tables.set_bot)(table.pk, owner, seat, "easy")
+    await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # the cheat plays first
+    me = await connect(owner, f"/ws/table/{table.code}/")
+    await drain(me, 0.1)
+    await sync_to_async(moderation.ban)(cheat, "Cheating", owner)
+    state = await wait_for_turn(me, table, 0)
+    assert state.to_act == 0
+    match = await sync_to_async(match_of)(table)
+    assert await sync_to_async(MatchPlayer.objects.get)(match=match, seat=1)
+    assert (await sync_to_async(MatchPlayer.objects.get)(match=match, seat=1)).covered
+    await me.disconnect()
+
+
+async def test_only_the_creator_seats_bots():
+    owner, guest = await sync_to_async(make_players)(2)
+    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
+    socket = await connect(guest, f"/ws/table/{table.code}/")
+    await drain(socket, 0.1)
+    await send(socket, op="bot", seat="1", level="hard")
+    assert "Only the table's creator" in await receive_until(socket, "flash-visible")
+    await send(socket, op="bot", seat="1", level="genius")
+    assert "flash-visible" in await receive_until(socket, "flash-visible")
+    await socket.disconnect()
