@@ -1,5 +1,7 @@
 """Measure the Belote bots: win rates between levels and decision times (pure, no Django).
 
+Run ``python -m games.bots.bench --matches 200 --hard-matches 40 --budget 0.3 --workers 2``.
+
 ``bench_belote(matches, budget, workers)`` plays normal against easy and hard against normal, the
 stronger level on seats 0 and 2 in even-numbered matches and on seats 1 and 3 in odd ones, each
 match from its own seed; :func:`format` renders the result as text.
@@ -7,6 +9,8 @@ match from its own seed; :func:`format` renders the result as text.
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
 import multiprocessing
 import statistics
@@ -139,3 +143,32 @@ def format(result: dict[str, Any]) -> str:
             f"p99 {t['p99'] * 1000:.2f} ms, max {t['max'] * 1000:.1f} ms"
         )
     return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: run :func:`bench_belote` and print :func:`format`."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=200, help="matches of normal vs easy")
+    parser.add_argument("--hard-matches", type=int, default=40, help="matches of hard vs normal")
+    parser.add_argument("--budget", type=float, default=0.3, help="seconds per decision")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--target", type=int, default=151)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", help="also write the result to this JSON file")
+    args = parser.parse_args(argv)
+    result = bench_belote(
+        args.matches,
+        args.budget,
+        args.workers,
+        hard_matches=args.hard_matches,
+        target=args.target,
+        seed=args.seed,
+    )
+    print(format(result))
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(result, handle, indent=2)
+
+
+if __name__ == "__main__":
+    main()

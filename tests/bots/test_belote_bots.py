@@ -265,3 +265,15 @@ def test_play_match_with_hard_budget(level: str) -> None:
     result = bots.play_match([level, "easy", level, "easy"], 4, 0.005, target=21)
     assert result["winner"] in (0, 1)
     assert max(result["times"][level]) < 0.5
+
+
+def test_bench_summarises_matches() -> None:
+    from games.bots import bench
+
+    low, high = bench.wilson(90, 100)
+    assert 0.82 < low < 0.9 < high < 0.95
+    result = bench.bench_belote(2, 0.005, 1, hard_matches=1, target=21, seed=3)
+    assert result["pairings"]["normal-vs-easy"]["matches"] == 2
+    assert result["pairings"]["hard-vs-normal"]["matches"] == 1
+    assert set(result["times"]) == {"easy", "normal", "hard"}
+    assert "normal-vs-easy" in bench.format(result)
