@@ -1,0 +1,279 @@
+"""The Belote computer players: legality, honesty, normal's heuristics, hard's sampler."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from games.bots import belote as bots
+from games.engines import belote
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def choose(level: str, view: dict, seed: int = 0) -> str:
+    """``level``'s action, with hard on a fixed sample count so the choice is reproducible."""
+    rng = random.Random(seed)
+    if level == "hard":
+        return bots.choose_hard(view, rng, 0.05, samples=4)
+    return bots.LEVELS[level](view, rng, 0.05)
+
+
+def stack(dealer: int, hands: dict[int, Sequence[str]]) -> list[str]:
+    """A deck dealing ``hands[seat]`` (partial is fine) to each seat, leftovers filling up."""
+    rest = [c for c in belote.CARDS if not any(c in h for h in hands.values())]
+    full = {}
+    for seat in range(4):
+        h = list(hands.get(seat, ()))
+        while len(h) < 8:
+            h.append(rest.pop(0))
+        full[seat] = h
+    deck = [""] * 32
+    for i in range(4):
+        h = full[(dealer + 1 + i) % 4]
+        deck[3 * i : 3 * i + 3] = h[0:3]
+        deck[12 + 2 * i : 14 + 2 * i] = h[3:5]
+        deck[20 + 3 * i : 23 + 3 * i] = h[5:8]
+    assert sorted(deck) == sorted(belote.CARDS)
+    return deck
+
+
+def play(state: belote.State, *actions: str) -> belote.State:
+    for action in actions:
+        state = belote.apply(state, state.to_act, action)
+    return state
+
+
+def me(state: belote.State) -> dict:
+    return belote.view(state, state.to_act)
+
+
+# --------------------------------------------------------------------------------------------
+# Legality
+
+
+def test_every_level_plays_legal_actions_in_random_positions() -> None:
+    rng = random.Random(5)
+    seen = {"auction": 0, "play": 0, "single": 0}
+    for game in range(6):
+        state = belote.new_game(100 + game, target=51)
+        while state.to_act is not None:
+            v = me(state)
+            if len(v["legal"]) == 1:
+                seen["single"] += 1
+            seen[v["phase"]] += 1
+            for level in LEVELS:
+                if level == "hard" and rng.random() > 0.15 and len(v["legal"]) > 1:
+                    continue  # hard is slow: check a sample of its positions
+                assert choose(level, v, rng.randrange(10**6)) in v["legal"]
+            state = belote.apply(state, v["seat"], rng.choice(v["legal"]))
+    assert min(seen.values()) > 20
+
+
+def test_hard_returns_at_once_with_a_single_legal_action() -> None:
+    state = belote.new_game(3)
+    while True:
+        v = me(state)
+        if v["phase"] == "play" and len(v["legal"]) == 1:
+            break
+        state = belote.apply(state, v["seat"], bots.choose_normal(v, random.Random(0)))
+    assert bots.choose_hard(v, random.Random(0), 1.0) == v["legal"][0]
+
+
+# --------------------------------------------------------------------------------------------
+# Honesty: a bot sees only its view
+
+
+def twin_states() -> tuple[belote.State, belote.State]:
+    """Two deals that differ only in hidden cards of seats 1 and 3 (♣ 7 and ♣ 8 swapped)."""
+    hands = {
+        0: ["JS", "9S", "AH", "TD", "KC", "QD", "8H", "7D"],
+        1: ["7C", "AD", "9H", "JD", "QS", "TC", "KH", "8D"],
+        2: ["AS", "TS", "7S", "8S", "QC", "JC", "QH", "JH"],
+        3: ["8C", "AC", "KD", "9D", "TH", "7H", "KS", "9C"],
+    }
+    swapped = {**hands, 1: ["8C", *hands[1][1:]], 3: ["7C", *hands[3][1:]]}
+    a, b = (belote.new_game(1, dealer=0, decks=[stack(0, h)]) for h in (hands, swapped))
+    return a, b
+
+
+def seat0_positions() -> list[tuple[belote.State, belote.State]]:
+    """Seat 0 to act in the twin deals: in the auction, and last to trick one."""
+    a, b = twin_states()
+    assert a.hands != b.hands
+    out = []
+    for actions in (("pass", "S", "pass"), ("pass", "pass", "AD", "TS", "KD")):
+        a, b = play(a, *actions), play(b, *actions)
+        assert a.to_act == 0
+        out.append((a, b))
+    return out
+
+
+def test_bots_choose_the_same_from_the_same_view() -> None:
+    for sa, sb in seat0_positions():
+        va, vb = belote.view(sa, 0), belote.view(sb, 0)
+        assert va == vb
+        assert belote.view(sa, 1) != belote.view(sb, 1)
+        for level in LEVELS:
+            for seed in range(3):
+                assert choose(level, va, seed) == choose(level, vb, seed)
+
+
+def test_hard_is_reproducible_on_a_sample_count() -> None:
+    _auction, (a, _b) = seat0_positions()
+    v = belote.view(a, 0)
+    picks = {bots.choose_hard(v, random.Random(9), 0.0, samples=6) for _ in range(3)}
+    assert len(picks) == 1
+
+
+# --------------------------------------------------------------------------------------------
+# Normal's heuristics
+
+
+def test_normal_gives_a_ten_to_a_partner_winning_the_trick() -> None:
+    # Seat 2 leads A♠, seat 3 follows; seat 0 holds T♠ and 8♠ and must follow.
+    hands = {
+        2: ["AS", "JH", "9H", "AH", "TH", "KC", "QC", "7C"],
+        3: ["7S", "8C", "9C", "TC", "JC", "7D", "8D", "9D"],
+        0: ["TS", "8S", "7H", "8H", "AC", "TD", "JD", "QD"],
+    }
+    state = belote.new_game(1, dealer=1, decks=[stack(1, hands)])
+    state = play(state, "H", "pass", "pass", "pass", "AS", "7S")
+    v = me(state)
+    assert v["seat"] == 0 and set(v["legal"]) == {"TS", "8S"}
+    assert choose("normal", v) == "TS"
+
+
+def test_normal_keeps_its_ace_off_a_trick_lost_to_a_trump() -> None:
+    # Hearts by seat 3; seat 1 leads 7♦, seat 2 follows, seat 3 (void in ♦) trumps.
+    hands = {
+        1: ["7D", "7C", "8C", "9C", "TC", "JC", "QC", "KC"],
+        2: ["8D", "7S", "8S", "9S", "TS", "JS", "QS", "KS"],
+        3: ["JH", "9H", "AH", "7H", "AS", "AC", "8H", "QH"],
+        0: ["AD", "9D", "TD", "JD", "QD", "KD", "TH", "KH"],
+    }
+    state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
+    state = play(state, "pass", "pass", "H", "pass", "pass", "pass")
+    state = play(state, "7D", "8D", "7H")
+    v = me(state)
+    assert v["seat"] == 0
+    assert choose("normal", v) == "9D"
+
+
+def test_normal_declarer_leads_trumps_with_a_strong_trump_hand() -> None:
+    hands = {1: ["JS", "9S", "AS", "TS", "7S", "AC", "8D", "7H"]}
+    state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
+    v = me(state)
+    assert choose("normal", v) == "S"
+    state = play(state, "S", "pass", "pass", "pass")
+    v = me(state)
+    assert v["seat"] == 1
+    assert choose("normal", v) == "JS"
+
+
+def test_normal_bids_a_strong_hand_and_passes_a_weak_one() -> None:
+    strong = belote.new_game(1, dealer=0, decks=[stack(0, {1: ["JH", "9H", "AH", "AS", "AC"]})])
+    weak = belote.new_game(1, dealer=0, decks=[stack(0, {1: ["7C", "8D", "9S", "QH", "8C"]})])
+    assert choose("normal", me(strong)) == "H"
+    assert choose("normal", me(weak)) == "pass"
+    jacks = belote.new_game(1, dealer=0, decks=[stack(0, {1: ["JH", "9H", "JS", "9S", "JC"]})])
+    assert choose("normal", me(jacks)) == "AT"
+    aces = belote.new_game(1, dealer=0, decks=[stack(0, {1: ["AH", "TH", "AS", "AC", "7D"]})])
+    assert choose("normal", me(aces)) == "NT"
+
+
+def test_normal_does_not_overbid_its_partner_needlessly() -> None:
+    hands = {1: ["JH", "9H", "AH", "7C", "8C"], 3: ["JD", "7D", "AS", "8S", "KC"]}
+    state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
+    state = play(state, "H", "pass")
+    v = me(state)
+    assert v["seat"] == 3
+    assert choose("normal", v) == "pass"
+
+
+# --------------------------------------------------------------------------------------------
+# Hard's sampler
+
+
+def test_sampler_respects_voids_and_declarations() -> None:
+    # Seat 3 holds a quarte (declared as he plays his first card) and is void in diamonds.
+    hands = {
+        1: ["7D", "8D", "QD", "7C", "8C", "9C", "TC", "JC"],
+        2: ["9D", "7S", "8S", "9S", "TS", "JS", "QS", "KS"],
+        3: ["JH", "9H", "AH", "TH", "AS", "AC", "8H", "QC"],
+        0: ["AD", "TD", "JD", "KD", "KC", "7H", "KH", "QH"],
+    }
+    state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
+    state = play(state, "pass", "pass", "H", "pass", "pass", "pass")
+    state = play(state, "7D", "9D", "8H")
+    v = me(state)
+    assert {"seat": 3, "kind": "quarte"} in v["declarations"]
+    k = bots.knowledge_from_view(v)
+    cons = bots.Constraints(v, k)
+    diamonds = 0xFF << 8
+    rng = random.Random(2)
+    for _ in range(200):
+        sample = cons.sample(rng)
+        assert sample[0] == bots._mask(v["hand"])
+        assert not sample[3] & diamonds
+        # Seat 3 trumped while an opponent was winning: any card is possible for him, but he
+        # is void in diamonds; his start hand must hold exactly his declared quarte.
+        rebuilt = belote.view(bots.build_state(v, sample), 0)
+        assert rebuilt["declarations"] == v["declarations"]
+        for key in ("hand", "legal", "trick", "tricks", "belots", "contract", "hand_sizes"):
+            assert rebuilt[key] == v[key]
+        assert [h.bit_count() for h in sample] == v["hand_sizes"]
+
+
+def test_knowledge_infers_no_higher_trump() -> None:
+    hands = {
+        1: ["7S", "8C", "9C", "TC", "JC", "QC", "KC", "AC"],
+        2: ["JS", "7D", "8D", "9D", "TD", "JD", "QD", "KD"],
+        3: ["8S", "AD", "7H", "8H", "9H", "TH", "JH", "QH"],
+    }
+    state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
+    state = play(state, "S", "pass", "pass", "pass", "7S", "JS", "8S")
+    k = bots.knowledge_from_view(me(state))
+    assert k.gone == bots._mask(["7S", "JS", "8S"])
+    state = play(state, "9S")  # seat 0 completes the trick; seat 2 won it and leads
+    state = play(state, "7D", "AD", "TS")  # seat 0 is void in ♦ and trumps the opponent's ace
+    k = bots.knowledge_from_view(me(state))
+    assert k.forbid[0] & 0xFF << 8 == 0xFF << 8
+    state = play(state, "8C")  # seat 0 wins with T♠ and leads
+    state = play(state, "AS", "9C")  # seat 1 cannot follow trumps: he holds none
+    k = bots.knowledge_from_view(me(state))
+    assert k.forbid[1] & 0xFF << 24 == 0xFF << 24
+
+
+# --------------------------------------------------------------------------------------------
+# Match harness
+
+
+def test_play_match_finishes_with_a_winner() -> None:
+    result = bots.play_match(["normal", "easy", "normal", "easy"], 11, 0.01, target=51)
+    assert result["winner"] in (0, 1)
+    assert max(result["scores"]) >= 51
+    assert result["deals"] >= 1
+    assert set(result["times"]) == {"normal", "easy"}
+    assert all(t >= 0 for t in result["times"]["normal"])
+
+
+@pytest.mark.parametrize("level", ["hard"])
+def test_play_match_with_hard_budget(level: str) -> None:
+    result = bots.play_match([level, "easy", level, "easy"], 4, 0.005, target=21)
+    assert result["winner"] in (0, 1)
+    assert max(result["times"][level]) < 0.5
+
+
+def test_bench_summarises_matches() -> None:
+    from games.bots import bench
+
+    low, high = bench.wilson(90, 100)
+    assert 0.82 < low < 0.9 < high < 0.95
+    result = bench.bench_belote(2, 0.005, 1, hard_matches=1, target=21, seed=3)
+    assert result["pairings"]["normal-vs-easy"]["matches"] == 2
+    assert result["pairings"]["hard-vs-normal"]["matches"] == 1
+    assert set(result["times"]) == {"easy", "normal", "hard"}
+    assert "normal-vs-easy" in bench.format(result)
