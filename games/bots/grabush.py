@@ -116,7 +116,7 @@ def _explore(
             if height:
                 r = piles[j][height - 1]
                 if r == 1 or (r - 1) in c:
-                    nxt = (h, hs[:j] + (height - 1,) + hs[j + 1 :], _push(c, r))
+                    nxt = (h, (*hs[:j], height - 1, *hs[j + 1 :]), _push(c, r))
                     if nxt not in seen:
                         seen[nxt] = first or ("table", j, r - 1)
                         queue.append(nxt)
@@ -460,8 +460,8 @@ def _hard_value(ctx: _Ctx, key: Key, table: tuple[int, int] | None, world: _Worl
             my_hand.remove(rank)
             j = ctx.pile_keys.index((ctx.seat, slot))
             piles = ctx.piles[:]
-            piles[j] = ctx.piles[j][: heights[j]] + (rank,)
-            heights = heights[:j] + (heights[j] + 1,) + heights[j + 1 :]
+            piles[j] = (*ctx.piles[j][: heights[j]], rank)
+            heights = (*heights[:j], heights[j] + 1, *heights[j + 1 :])
         if not my_hand:
             my_hand = draw()
         size = view["stocks"][ctx.side]["size"]
@@ -581,10 +581,7 @@ def play_game(
         times[levels[seat]].append(time.perf_counter() - t0)
         state = grabush.apply(state, seat, action)
         actions += 1
-    if state.over:
-        result = "draw" if state.winner is None else "win"
-    else:
-        result = "capped"
+    result = ("draw" if state.winner is None else "win") if state.over else "capped"
     return {
         "result": result,
         "winner": state.winner,
