@@ -514,8 +514,15 @@ def choose_hard(
         deadline = started + budget * 0.8
         while rounds < limit:
             world = _World(pool, rng)
-            for i, (_, key, table) in enumerate(candidates):
-                totals[i] += _hard_value(ctx, key, table, world)
+            values = []
+            for _, key, table in candidates:
+                values.append(_hard_value(ctx, key, table, world))
+                # A round cut short is dropped, so every candidate sees the same worlds.
+                if samples is None and rounds and time.perf_counter() > deadline:
+                    break
+            if len(values) < len(candidates):
+                break
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
             rounds += 1
             if samples is None and time.perf_counter() > deadline:
                 break
