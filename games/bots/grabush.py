@@ -1,0 +1,600 @@
+"""Grabush computer players: ``easy``, ``normal`` and ``hard`` (rules §6 strategy).
+
+Each bot is ``choose(view, rng, budget) -> action`` over ``grabush.view(state, seat)`` only; it
+returns one action and is called again while it is still its turn. Suits never matter in the
+centre, so the planners work on ranks (A=1 .. K=13) and map a rank back to a card code only for
+the action they return.
+
+- easy: a random legal action, with each centre play and each hand card (as a table card)
+  equally likely, so a turn ends soon.
+- normal: a breadth-first search over the centre plays of this turn (hand, own and partners'
+  table tops) up to a node limit; every reachable position is scored (stock top playable first,
+  then cards shed, a fresh book, and piles left near the opponents' stock top as a penalty) and
+  the first step towards the best one is played. With nothing better, the table card is chosen
+  to keep piles descending or of one rank without burying useful cards.
+- hard: normal's candidate positions, re-scored by simulating, in sampled worlds of the unseen
+  cards, the next opponent's turn and then our own next turn, both played greedily for the stock.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from typing import Any
+
+from games.engines import grabush
+
+__all__ = ["LEVELS", "choose_easy", "choose_hard", "choose_normal", "play_game"]
+
+RANK: dict[str, int] = grabush.RANK
+SLOTS = grabush.SLOTS
+
+# Scores of normal's static evaluation (one hand card shed = 1).
+W_STOCK = 100.0  # our stock top becomes playable
+W_SHED = 1.0
+W_TABLE = 0.25  # a table card played to the centre (uncovers the next one)
+W_BOOK = 3.5  # the hand emptied while the supply has cards: a fresh book at once
+DANGER = (6.0, 1.5, 0.5)  # a pile needing the opponents' stock top (0, 1, 2 ranks below)
+OURS = (0.0, 0.8, 0.3)  # a pile that needs 1 or 2 more cards before our stock top fits
+
+NORMAL_NODES = 1500
+SIM_NODES = 200
+HARD_CANDIDATES = 10
+HARD_WEIGHT = 2.5  # one stock card (ours or theirs) in the simulated turns, in shed units
+HARD_MAX_SAMPLES = 48
+STOCK_LOOKAHEAD = 8  # hidden stock cards sampled per stock in a world
+
+# A planning position: (hand ranks sorted, table pile heights, centre tops sorted).
+Key = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+# A first move: ("hand", rank, top) or ("table", pile index, top); top 0 = a new pile.
+Move = tuple[str, int, int]
+
+
+# --- shared helpers -----------------------------------------------------------------------
+
+
+def _push(centre: tuple[int, ...], rank: int) -> tuple[int, ...]:
+    """The sorted centre tops after ``rank`` goes onto a pile (a King completes it)."""
+    tops = list(centre)
+    if rank == 1:
+        tops.insert(0, 1)
+        return tuple(tops)
+    tops.remove(rank - 1)
+    if rank < 13:
+        tops.append(rank)
+        tops.sort()
+    return tuple(tops)
+
+
+def _fits(rank: int, centre: tuple[int, ...]) -> bool:
+    return rank == 1 or (rank - 1) in centre
+
+
+def _explore(
+    hand: tuple[int, ...],
+    piles: list[tuple[int, ...]],
+    heights: tuple[int, ...],
+    centre: tuple[int, ...],
+    stock: int | None,
+    book_waits: bool,
+    limit: int,
+    early: bool = False,
+) -> dict[Key, Move | None]:
+    """Positions reachable by centre plays from hand and table tops, breadth first.
+
+    Maps each position to the first move of a shortest way there (None: the start). A position
+    where the stock top fits, or (``book_waits``) whose hand is empty, is not expanded: the
+    next card there is unknown. ``early`` stops at the first position where the stock fits.
+    """
+    start: Key = (hand, heights, centre)
+    seen: dict[Key, Move | None] = {start: None}
+    queue = deque([start])
+    while queue:
+        key = queue.popleft()
+        h, hs, c = key
+        if stock is not None and _fits(stock, c):
+            if early:
+                return {key: seen[key]}
+            if key != start:
+                continue
+        if book_waits and not h and key != start:
+            continue
+        first = seen[key]
+        prev = 0
+        for i, r in enumerate(h):
+            if r == prev:
+                continue
+            prev = r
+            if r == 1 or (r - 1) in c:
+                nxt = (h[:i] + h[i + 1 :], hs, _push(c, r))
+                if nxt not in seen:
+                    seen[nxt] = first or ("hand", r, r - 1)
+                    queue.append(nxt)
+        for j, height in enumerate(hs):
+            if height:
+                r = piles[j][height - 1]
+                if r == 1 or (r - 1) in c:
+                    nxt = (h, (*hs[:j], height - 1, *hs[j + 1 :]), _push(c, r))
+                    if nxt not in seen:
+                        seen[nxt] = first or ("table", j, r - 1)
+                        queue.append(nxt)
+        if len(seen) >= limit:
+            break
+    if early:
+        return {}
+    return seen
+
+
+class _Ctx:
+    """The planning context of one decision, built from the view."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.seat: int = view["seat"]
+        self.n: int = view["players"]
+        self.side = self.seat % 2
+        self.hand_codes: list[str] = list(view["hand"])
+        self.hand = tuple(sorted(RANK[c[0]] for c in self.hand_codes))
+        top = view["stocks"][self.side]["top"]
+        self.stock = RANK[top[0]] if top else None
+        opp = view["stocks"][1 - self.side]["top"]
+        self.opp = RANK[opp[0]] if opp else None
+        self.supply: int = view["supply"]
+        self.centre_piles: list[list[str]] = view["centre"]
+        self.centre = tuple(sorted(len(p) for p in self.centre_piles))
+        # Our side's table piles: (owner, slot), their ranks bottom to top.
+        self.pile_keys: list[tuple[int, int]] = []
+        self.piles: list[tuple[int, ...]] = []
+        self.pile_codes: list[list[str]] = []
+        for owner in range(self.side, self.n, 2):
+            for slot, cards in enumerate(view["tables"][owner]):
+                self.pile_keys.append((owner, slot))
+                self.piles.append(tuple(RANK[c[0]] for c in cards))
+                self.pile_codes.append(list(cards))
+        self.heights = tuple(len(p) for p in self.piles)
+
+    def explore(self, limit: int) -> dict[Key, Move | None]:
+        return _explore(
+            self.hand,
+            self.piles,
+            self.heights,
+            self.centre,
+            self.stock,
+            self.supply > 0,
+            limit,
+        )
+
+    def static(self, key: Key) -> float:
+        """Normal's score of the position ``key`` reached by centre plays this turn."""
+        hand, heights, centre = key
+        shed = len(self.hand) - len(hand)
+        score = W_SHED * shed + W_TABLE * (sum(self.heights) - sum(heights))
+        if not hand and self.hand and self.supply > 0:
+            score += W_BOOK
+        if self.stock is not None and _fits(self.stock, centre):
+            return score + W_STOCK
+        if self.opp is not None and self.opp > 1:
+            gap = min((self.opp - 1 - t for t in centre if t < self.opp), default=99)
+            if gap < len(DANGER):
+                score -= DANGER[gap]
+        if self.stock is not None and self.stock > 1:
+            gap = min((self.stock - 1 - t for t in centre if t < self.stock), default=99)
+            if gap < len(OURS):
+                score += OURS[gap]
+        return score
+
+    def action(self, move: Move) -> str:
+        """The action string of a planned first move, for the current view."""
+        kind, what, top = move
+        if top == 0:
+            pile = "new"
+        else:
+            pile = str(next(i for i, p in enumerate(self.centre_piles) if len(p) == top))
+        if kind == "hand":
+            code = next(c for c in self.hand_codes if RANK[c[0]] == what)
+            return f"centre:hand:{code}:{pile}"
+        owner, slot = self.pile_keys[what]
+        return f"centre:table:{owner}:{slot}:{pile}"
+
+    def stock_action(self) -> str | None:
+        """Play the stock top if it fits anywhere now."""
+        if self.stock is None or not _fits(self.stock, self.centre):
+            return None
+        if self.stock == 1:
+            return "centre:stock:new"
+        index = next(i for i, p in enumerate(self.centre_piles) if len(p) == self.stock - 1)
+        return f"centre:stock:{index}"
+
+    def usefulness(self, rank: int, centre: tuple[int, ...]) -> float:
+        """How much we want ``rank`` reachable soon (playable now, or a builder to our stock)."""
+        value = 0.0
+        if _fits(rank, centre):
+            value += 2.0
+        if self.stock is not None and self.stock - 3 <= rank < self.stock:
+            value += 1.5
+        return value
+
+    def table_card(self, hand: tuple[int, ...], key: Key) -> tuple[int, int] | None:
+        """Normal's table card (rank, slot) for the position ``key``; None if none is legal."""
+        _, heights, centre = key
+        own = [j for j, (owner, _) in enumerate(self.pile_keys) if owner == self.seat]
+        best: tuple[float, int, int] | None = None
+        for rank in sorted(set(hand), reverse=True):
+            if rank == 1:
+                continue
+            for j in own:
+                height = heights[j]
+                if height == 0:
+                    score = 1.0 + rank / 20
+                else:
+                    top = self.piles[j][height - 1]
+                    if top == rank + 1:
+                        score = 2.0
+                    elif top == rank:
+                        score = 1.6
+                    elif top > rank:
+                        score = 0.8 - 0.05 * (top - rank) - 0.6 * self.usefulness(top, centre)
+                    else:
+                        score = 0.2 - 0.05 * (rank - top) - self.usefulness(top, centre)
+                if best is None or score > best[0]:
+                    best = (score, rank, self.pile_keys[j][1])
+        return None if best is None else (best[1], best[2])
+
+    def table_action(self, rank: int, slot: int) -> str:
+        code = next(c for c in self.hand_codes if RANK[c[0]] == rank)
+        return f"table:{code}:{slot}"
+
+
+def _rights_action(view: dict[str, Any], ctx: _Ctx | None = None) -> str | None:
+    """Use a held penalty right with the least useful hand card (decline with an empty hand)."""
+    rights = [a for a in view["legal"] if a.startswith(("penalty:", "decline:"))]
+    if not rights:
+        return None
+    penalties = [a for a in rights if a.startswith("penalty:")]
+    if not penalties:
+        return rights[0]
+    ctx = ctx or _Ctx(view)
+
+    def worth(action: str) -> tuple[float, str]:
+        rank = RANK[action.split(":")[2][0]]
+        return (ctx.usefulness(rank, ctx.centre) + (1.0 if rank == 1 else 0.0), action)
+
+    return min(penalties, key=worth)
+
+
+# --- easy ----------------------------------------------------------------------------------
+
+
+def choose_easy(view: dict[str, Any], rng: random.Random, budget: float = 0.3) -> str:
+    """Random legal play: each centre play and each hand card (to a random slot) alike."""
+    legal: list[str] = view["legal"]
+    if not legal:
+        raise ValueError("no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    rights = [a for a in legal if a.startswith(("penalty:", "decline:"))]
+    if rights and (view["to_act"] != view["seat"] or rng.random() < 0.5):
+        return rng.choice(rights)
+    options: list[str | list[str]] = []
+    by_card: dict[str, list[str]] = {}
+    for action in legal:
+        if action.startswith("table:"):
+            by_card.setdefault(action.split(":")[1], []).append(action)
+        elif action.startswith(("centre:", "end")):
+            options.append(action)
+    options.extend(by_card.values())
+    pick = rng.choice(options)
+    return rng.choice(pick) if isinstance(pick, list) else pick
+
+
+# --- normal --------------------------------------------------------------------------------
+
+
+def _plan(ctx: _Ctx, limit: int) -> tuple[list[tuple[float, Key]], dict[Key, Move | None]]:
+    """Every reachable position with its static score, best first (shorter paths on ties)."""
+    seen = ctx.explore(limit)
+    scored = [(ctx.static(key), key) for key in seen]
+    order = {key: i for i, key in enumerate(seen)}
+    scored.sort(key=lambda item: (-item[0], order[item[1]]))
+    return scored, seen
+
+
+def _finish_turn(ctx: _Ctx, scored: list[tuple[float, Key]], seen: dict[Key, Move | None]) -> str:
+    """Table card, ``end``, or (a hand of Aces only) the best centre play there is."""
+    start = next(key for key in seen if seen[key] is None)
+    if not ctx.hand_codes:
+        return "end"
+    choice = ctx.table_card(ctx.hand, start)
+    if choice is not None:
+        rights = _rights_action(ctx.view, ctx) if len(ctx.hand_codes) > 1 else None
+        return rights or ctx.table_action(*choice)
+    for _, key in scored:
+        move = seen[key]
+        if move is not None:
+            return ctx.action(move)
+    return _rights_action(ctx.view, ctx) or ctx.view["legal"][0]
+
+
+def _normal_decision(
+    view: dict[str, Any],
+) -> tuple[_Ctx, str | None, list[tuple[float, Key]], dict[Key, Move | None]]:
+    """Shared by normal and hard: an immediate answer, or the scored positions to pick from."""
+    ctx = _Ctx(view)
+    legal = view["legal"]
+    if view["to_act"] != view["seat"]:
+        return ctx, _rights_action(view, ctx) or legal[0], [], {}
+    stock = ctx.stock_action()
+    if stock is not None:
+        return ctx, stock, [], {}
+    scored, seen = _plan(ctx, NORMAL_NODES)
+    return ctx, None, scored, seen
+
+
+def choose_normal(view: dict[str, Any], rng: random.Random, budget: float = 0.3) -> str:
+    """Rules §6: stock first, a sequence that frees it, block, shed, tidy table piles."""
+    legal: list[str] = view["legal"]
+    if not legal:
+        raise ValueError("no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    ctx, action, scored, seen = _normal_decision(view)
+    if action is None:
+        best = scored[0][1]
+        move = seen[best]
+        action = ctx.action(move) if move is not None else _finish_turn(ctx, scored, seen)
+    return action if action in legal else legal[0]
+
+
+# --- hard ----------------------------------------------------------------------------------
+
+
+def _unseen(view: dict[str, Any]) -> list[int]:
+    """Ranks of the cards this seat cannot see (other hands, face-down stocks, the supply)."""
+    pool = Counter(grabush.full_deck(view["players"]))
+    pool.subtract(view["hand"])
+    for seat_piles in view["tables"]:
+        for pile in seat_piles:
+            pool.subtract(pile)
+    for pile in view["centre"]:
+        pool.subtract(pile)
+    for stock in view["stocks"]:
+        if stock["top"]:
+            pool[stock["top"]] -= 1
+    return sorted(RANK[card[0]] for card, count in pool.items() for _ in range(max(count, 0)))
+
+
+def _sim_turn(
+    hand: list[int],
+    piles: list[tuple[int, ...]],
+    heights: tuple[int, ...],
+    centre: tuple[int, ...],
+    stock: list[int],
+    stock_size: int,
+    draw: Callable[[], list[int]],
+) -> tuple[int, bool, tuple[int, ...]]:
+    """A greedy turn for the stock: play it when it fits, else take the shortest sequence of
+    centre plays that frees it (or empties the hand for a book). Returns (stock cards played,
+    stock emptied, centre tops after)."""
+    played = 0
+    h = tuple(sorted(hand))
+    for _ in range(40):
+        if played >= len(stock):
+            break
+        top = stock[played]
+        if _fits(top, centre):
+            centre = _push(centre, top)
+            played += 1
+            if played >= stock_size:
+                return played, True, centre
+            continue
+        found = _explore(h, piles, heights, centre, top, True, SIM_NODES, early=True)
+        if found:
+            (h, heights, centre), _ = next(iter(found.items()))
+            continue
+        if not h:
+            break
+        seen = _explore(h, piles, heights, centre, None, True, SIM_NODES)
+        empty = next((key for key in seen if not key[0]), None)
+        if empty is None:
+            break
+        _, heights, centre = empty
+        h = tuple(sorted(draw()))
+        if not h:
+            break
+    return played, False, centre
+
+
+class _World:
+    """One sample of the hidden cards, drawn in order as the simulation asks for them."""
+
+    def __init__(self, ranks: list[int], rng: random.Random) -> None:
+        self.cards = ranks[:]
+        rng.shuffle(self.cards)
+        self.pos = 0
+
+    def take(self, count: int) -> list[int]:
+        out = self.cards[self.pos : self.pos + count]
+        self.pos += count
+        return out
+
+
+def _hard_value(ctx: _Ctx, key: Key, table: tuple[int, int] | None, world: _World) -> float:
+    """Our stock cards minus the next opponent's, over the two simulated turns after ``key``."""
+    view = ctx.view
+    world.pos = 0
+    hand, heights, centre = key
+    opp_seat = (ctx.seat + 1) % ctx.n
+    opp_side = opp_seat % 2
+    supply = [view["supply"]]
+
+    def draw() -> list[int]:
+        count = min(5, supply[0])
+        supply[0] -= count
+        return world.take(count)
+
+    value = 0.0
+    opp_stock = view["stocks"][opp_side]
+    if ctx.opp is not None:
+        size = opp_stock["size"]
+        opp_hand = world.take(view["hand_sizes"][opp_seat]) if view["hand_sizes"][opp_seat] else []
+        if not opp_hand:
+            opp_hand = draw()
+        opp_piles: list[tuple[int, ...]] = []
+        for owner in range(opp_side, ctx.n, 2):
+            for cards in view["tables"][owner]:
+                opp_piles.append(tuple(RANK[c[0]] for c in cards))
+        stock = [ctx.opp, *world.take(min(size - 1, STOCK_LOOKAHEAD))]
+        played, won, centre = _sim_turn(
+            opp_hand, opp_piles, tuple(len(p) for p in opp_piles), centre, stock, size, draw
+        )
+        if won:
+            return -20.0
+        value -= played
+    if ctx.stock is not None:
+        my_hand = list(hand)
+        piles = ctx.piles
+        if table is not None:
+            rank, slot = table
+            my_hand.remove(rank)
+            j = ctx.pile_keys.index((ctx.seat, slot))
+            piles = ctx.piles[:]
+            piles[j] = (*ctx.piles[j][: heights[j]], rank)
+            heights = (*heights[:j], heights[j] + 1, *heights[j + 1 :])
+        if not my_hand:
+            my_hand = draw()
+        size = view["stocks"][ctx.side]["size"]
+        stock = [ctx.stock, *world.take(min(size - 1, STOCK_LOOKAHEAD))]
+        played, won, _ = _sim_turn(my_hand, piles, heights, centre, stock, size, draw)
+        value += played + (5.0 if won else 0.0)
+    return value
+
+
+def choose_hard(
+    view: dict[str, Any],
+    rng: random.Random,
+    budget: float = 0.3,
+    samples: int | None = None,
+) -> str:
+    """Normal's candidates re-scored by sampled two-turn look-ahead within ``budget`` seconds.
+
+    ``samples`` fixes the number of sampled worlds (deterministic, for tests) instead of the
+    clock; otherwise sampling stops at ``budget`` or ``HARD_MAX_SAMPLES``.
+    """
+    started = time.perf_counter()
+    legal: list[str] = view["legal"]
+    if not legal:
+        raise ValueError("no legal action")
+    if len(legal) == 1:
+        return legal[0]
+    ctx, action, scored, seen = _normal_decision(view)
+    if action is not None:
+        return action if action in legal else legal[0]
+    if scored[0][0] >= W_STOCK:  # a sequence frees the stock: no need to look further
+        move = seen[scored[0][1]]
+        if move is not None:
+            return ctx.action(move)
+    candidates: list[tuple[float, Key, tuple[int, int] | None]] = []
+    for score, key in scored:
+        if len(candidates) >= HARD_CANDIDATES:
+            break
+        hand = key[0]
+        table = ctx.table_card(hand, key) if hand else None
+        if hand and table is None and seen[key] is None:
+            continue  # only Aces left in hand: the turn cannot end here
+        candidates.append((score, key, table))
+    if not candidates:
+        return _finish_turn(ctx, scored, seen)
+    if len(candidates) > 1:
+        pool = _unseen(view)
+        totals = [0.0] * len(candidates)
+        rounds = 0
+        limit = samples if samples is not None else HARD_MAX_SAMPLES
+        deadline = started + budget * 0.8
+        while rounds < limit:
+            world = _World(pool, rng)
+            values = []
+            for _, key, table in candidates:
+                values.append(_hard_value(ctx, key, table, world))
+                # A round cut short is dropped, so every candidate sees the same worlds.
+                if samples is None and rounds and time.perf_counter() > deadline:
+                    break
+            if len(values) < len(candidates):
+                break
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
+            rounds += 1
+            if samples is None and time.perf_counter() > deadline:
+                break
+        best_i = max(
+            range(len(candidates)),
+            key=lambda i: (candidates[i][0] + HARD_WEIGHT * totals[i] / rounds, -i),
+        )
+    else:
+        best_i = 0
+    _, key, table = candidates[best_i]
+    move = seen[key]
+    if move is not None:
+        action = ctx.action(move)
+    elif not ctx.hand_codes:
+        action = "end"
+    else:
+        rights = _rights_action(view, ctx) if len(ctx.hand_codes) > 1 else None
+        assert table is not None
+        action = rights or ctx.table_action(*table)
+    return action if action in legal else legal[0]
+
+
+LEVELS: dict[str, Callable[[dict[str, Any], random.Random, float], str]] = {
+    "easy": choose_easy,
+    "normal": choose_normal,
+    "hard": choose_hard,
+}
+
+
+# --- a whole game ----------------------------------------------------------------------------
+
+#: Actions after which :func:`play_game` gives up; reported as ``"capped"``, never hidden.
+MAX_ACTIONS = 20_000
+
+
+def play_game(
+    levels: list[str],
+    seed: int,
+    budget: float = 0.3,
+    players: int = 2,
+    max_actions: int = MAX_ACTIONS,
+    **options: Any,
+) -> dict[str, Any]:
+    """Play one game, seat ``i`` at ``levels[i]``; return the result and decision times.
+
+    Result keys: ``result`` ("win", "draw" or "capped"), ``winner`` (side or None),
+    ``end_reason``, ``stocks`` (cards left, side 0 and 1), ``turns``, ``actions`` and
+    ``times`` (level -> list of decision seconds).
+    """
+    if len(levels) != players:
+        raise ValueError(f"need {players} levels, got {len(levels)}")
+    bots = [LEVELS[level] for level in levels]
+    rngs = [random.Random(f"grabush-bot:{seed}:{seat}") for seat in range(players)]
+    state = grabush.new_game(seed, players=players, **options)
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    actions = 0
+    while not state.over and actions < max_actions:
+        seat = state.to_act
+        assert seat is not None
+        v = grabush.view(state, seat)
+        t0 = time.perf_counter()
+        action = bots[seat](v, rngs[seat], budget)
+        times[levels[seat]].append(time.perf_counter() - t0)
+        state = grabush.apply(state, seat, action)
+        actions += 1
+    result = ("draw" if state.winner is None else "win") if state.over else "capped"
+    return {
+        "result": result,
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "stocks": [len(state.stocks[0]), len(state.stocks[1])],
+        "turns": state.turn,
+        "actions": actions,
+        "times": times,
+    }

@@ -1,0 +1,149 @@
+"""Grabush bot strength and speed: full games between levels (no Django).
+
+``bench_grabush`` plays normal against easy and hard against normal, alternating which side
+each level plays, and reports win rates of the decided games with 95% Wilson intervals, draws
+and capped games separately, and the median and 99th percentile decision time per level.
+Run it with ``python -m games.bots.grabush_bench --games 200 --workers 2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import time
+from typing import Any
+
+from .grabush import play_game
+
+MATCHUPS: tuple[tuple[str, str], ...] = (("normal", "easy"), ("hard", "normal"))
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion ``wins / n`` ((0, 1) when ``n`` is 0)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
+    return ordered[index]
+
+
+def _one(task: tuple[str, str, int, int, float, int]) -> dict[str, Any]:
+    a, b, a_side, seed, budget, players = task
+    levels = [a if seat % 2 == a_side else b for seat in range(players)]
+    result = play_game(levels, seed, budget, players)
+    result["a_side"] = a_side
+    return result
+
+
+def bench_grabush(
+    games: int = 200,
+    budget: float = 0.3,
+    players: int = 2,
+    workers: int = 1,
+    seed: int = 1,
+    matchups: tuple[tuple[str, str], ...] = MATCHUPS,
+) -> dict[str, Any]:
+    """Play ``games`` games per matchup (level a vs level b); return rates and timings."""
+    tasks = [(a, b, i % 2, seed + i, budget, players) for a, b in matchups for i in range(games)]
+    started = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            results = pool.map(_one, tasks, chunksize=1)
+    else:
+        results = [_one(task) for task in tasks]
+    elapsed = time.perf_counter() - started
+    times: dict[str, list[float]] = {}
+    rows = []
+    for m, (a, b) in enumerate(matchups):
+        chunk = results[m * games : (m + 1) * games]
+        a_wins = sum(1 for r in chunk if r["result"] == "win" and r["winner"] == r["a_side"])
+        b_wins = sum(1 for r in chunk if r["result"] == "win" and r["winner"] != r["a_side"])
+        draws = sum(1 for r in chunk if r["result"] == "draw")
+        capped = sum(1 for r in chunk if r["result"] == "capped")
+        decided = a_wins + b_wins
+        lo, hi = wilson(a_wins, decided)
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "games": len(chunk),
+                "a_wins": a_wins,
+                "b_wins": b_wins,
+                "draws": draws,
+                "capped": capped,
+                "a_rate": a_wins / decided if decided else 0.0,
+                "a_ci": [lo, hi],
+                "draw_rate": draws / len(chunk) if chunk else 0.0,
+                "mean_turns": sum(r["turns"] for r in chunk) / len(chunk) if chunk else 0.0,
+            }
+        )
+        for r in chunk:
+            for level, values in r["times"].items():
+                times.setdefault(level, []).extend(values)
+    return {
+        "players": players,
+        "budget": budget,
+        "games_per_matchup": games,
+        "workers": workers,
+        "seconds": elapsed,
+        "matchups": rows,
+        "times": {
+            level: {
+                "decisions": len(values),
+                "median_ms": 1000 * _percentile(values, 0.5),
+                "p99_ms": 1000 * _percentile(values, 0.99),
+                "max_ms": 1000 * max(values, default=0.0),
+            }
+            for level, values in sorted(times.items())
+        },
+    }
+
+
+def format_bench(result: dict[str, Any]) -> str:
+    """A short text table of :func:`bench_grabush`'s result."""
+    lines = [
+        f"Grabush bots, {result['players']} players, budget {result['budget']} s, "
+        f"{result['games_per_matchup']} games per matchup ({result['seconds']:.0f} s)"
+    ]
+    for row in result["matchups"]:
+        lo, hi = row["a_ci"]
+        lines.append(
+            f"  {row['a']} vs {row['b']}: {row['a_wins']}-{row['b_wins']} of decided games, "
+            f"{row['a']} wins {100 * row['a_rate']:.1f}% "
+            f"[95% CI {100 * lo:.1f}-{100 * hi:.1f}%]; draws {row['draws']}, "
+            f"capped {row['capped']}, {row['mean_turns']:.0f} turns on average"
+        )
+    for level, t in result["times"].items():
+        lines.append(
+            f"  {level}: median {t['median_ms']:.2f} ms, p99 {t['p99_ms']:.1f} ms, "
+            f"max {t['max_ms']:.1f} ms over {t['decisions']} decisions"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Command line: ``python -m games.bots.grabush_bench``."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--budget", type=float, default=0.3)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    result = bench_grabush(args.games, args.budget, args.players, args.workers, args.seed)
+    print(format_bench(result))
+
+
+if __name__ == "__main__":
+    main()
