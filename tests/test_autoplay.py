@@ -66,7 +66,9 @@ async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
     await send(me, op="bot", seat="3", level="")  # take one away again…
     await receive_until(me, "Seat a computer in seat 4")
     await send(me, op="bot", seat="3", level="hard")  # …and back
+    await receive_until(me, "Everyone is seated")
     await send(me, op="start")
+    await receive_until(me, 'class="belote-board"')
     deals = 0
     while deals == 0:
         state = await wait_for_turn(me, table, 0)
@@ -104,11 +106,12 @@ async def test_turn_timer_hands_the_turn_to_a_bot_until_the_player_acts():
     me = await connect(owner, f"/ws/table/{table.code}/")
     frame = await receive_until(me, "Time left for this turn")
     assert "data-deadline" in frame
-    # The turn ran out 5 seconds ago (as if the player had been idle): a change wakes the driver.
+    # The turn ran out 5 seconds ago (as if the player had been idle); a second tab opening
+    # is a change at the table, which makes the driver look again.
     await sync_to_async(Match.objects.filter(pk=match.pk).update)(
         turn_started_at=timezone.now() - timedelta(seconds=20)
     )
-    await send(me, op="chat", text="thinking…")
+    second_tab = await connect(owner, f"/ws/table/{table.code}/")
     frame = await receive_until(me, "A computer player is playing for you")
     assert "a computer is playing for player0" in frame
     player = await sync_to_async(MatchPlayer.objects.get)(match=match, seat=0)
@@ -117,10 +120,13 @@ async def test_turn_timer_hands_the_turn_to_a_bot_until_the_player_acts():
     assert first.seat == 0 and first.user_id is None
     await drain(me, 0.1)
     await send(me, op="takeover")
-    await receive_until(me, "player0 (you)")
+    frame = await receive_until(me, 'id="table-status"')
+    while "A computer player is playing for you" in frame:
+        frame = await receive_until(me, 'id="table-status"')
     player = await sync_to_async(MatchPlayer.objects.get)(match=match, seat=0)
     assert not player.covered
     await me.disconnect()
+    await second_tab.disconnect()
 
 
 async def test_a_player_away_past_the_grace_period_is_covered(settings):
@@ -169,7 +175,12 @@ async def test_only_the_creator_seats_bots():
     socket = await connect(guest, f"/ws/table/{table.code}/")
     await drain(socket, 0.1)
     await send(socket, op="bot", seat="1", level="hard")
-    assert "Only the table's creator" in await receive_until(socket, "flash-visible")
-    await send(socket, op="bot", seat="1", level="genius")
-    assert "flash-visible" in await receive_until(socket, "flash-visible")
+    assert "Only the table&#x27;s creator" in await receive_until(socket, "flash-visible")
+    mine = await connect(owner, f"/ws/table/{table.code}/")
+    await drain(mine, 0.1)
+    await send(mine, op="bot", seat="1", level="genius")
+    assert "no such computer player" in await receive_until(mine, "flash-visible")
+    seats = await sync_to_async(list)(table.seats.values_list("bot_level", flat=True))
+    assert seats == ["", "", "", ""]
     await socket.disconnect()
+    await mine.disconnect()
