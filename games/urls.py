@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import accounts, health, home, tables
+from .views import accounts, health, history, home, tables
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -12,5 +12,8 @@ urlpatterns = [
     path("tables/options/", tables.table_options, name="table_options"),
     path("t/<str:code>/", tables.table, name="table"),
     path("rules/<str:game>/", tables.rules, name="rules"),
+    path("m/<int:match_id>/", history.match_detail, name="match"),
+    path("m/<int:match_id>/replay/", history.replay, name="replay"),
+    path("leaderboard/<str:game>/", history.leaderboard, name="leaderboard"),
     path("healthz", health.healthz, name="healthz"),
 ]
