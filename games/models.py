@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 GAME_CHOICES = [("belote", _("Belote")), ("grabush", _("Grabush"))]
@@ -243,7 +244,8 @@ class RatingChange(models.Model):
     sigma_after = models.FloatField()
     rating_before = models.IntegerField()
     rating_after = models.IntegerField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    #: When the match finished (kept when ratings are rebuilt, so charts stay in order).
+    created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         verbose_name = _("rating change")

@@ -21,11 +21,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from .catalog import get_game
 from .models import Match, MatchPlayer, Outcome, Rating, RatingChange
+from .replay import final_state
 
 #: The displayed rating of an ordinal (mu - 3 * sigma) of 0, e.g. a newcomer's.
 DISPLAY_BASE = 1500
@@ -129,9 +131,30 @@ def _rate(match: Match, players: list[MatchPlayer]) -> None:
                     mu_after=rating.mu,
                     sigma_after=rating.sigma,
                     rating_after=rating.rating,
+                    created_at=match.finished_at or now,
                 )
             )
     Rating.objects.bulk_update(
         list(ratings.values()), ["mu", "sigma", "rating", "games", "updated_at"]
     )
     RatingChange.objects.bulk_create(changes)
+
+
+def rebuild_history() -> list[int]:
+    """Recompute every outcome and rating from scratch, in the order the matches finished.
+
+    Each finished match is first replayed from its seed and move log; the ids of matches whose
+    recorded result differs from their replay are returned (their recorded result is still
+    used). One transaction: pages show the old history until it commits.
+    """
+    mismatched = []
+    with transaction.atomic():
+        RatingChange.objects.all().delete()
+        Rating.objects.all().delete()
+        MatchPlayer.objects.exclude(outcome="").update(outcome="")
+        finished = Match.objects.filter(status=Match.Status.FINISHED).order_by("finished_at", "pk")
+        for match in finished.iterator():
+            if get_game(match.game).result(final_state(match)) != match.result:
+                mismatched.append(match.pk)
+            record_finished_match(match)
+    return mismatched

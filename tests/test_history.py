@@ -3,11 +3,13 @@ leaderboards, checked against the move log and for query counts."""
 
 from __future__ import annotations
 
+import io
 import random
 import re
 from collections import Counter
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from games import history, play, ratings, tables
@@ -375,3 +377,40 @@ def test_match_replay_and_leaderboard_queries_are_fixed(client, django_assert_nu
     with django_assert_num_queries(2):  # count, page with users
         client.get(reverse("leaderboard", args=["belote"]))
     assert client.get(reverse("match", args=[matches[0].pk])).status_code == 200
+
+
+def test_rebuild_history_replays_and_gives_the_same_ratings():
+    users = make_players(4)
+    for seed in (1, 2, 3):
+        start_and_finish(users, seed=seed)
+    start_and_finish(users[:2], "grabush", seed=3)
+    before = sorted(Rating.objects.values_list("user_id", "game", "mu", "sigma", "games"))
+    charts = {
+        user.pk: list(
+            RatingChange.objects.filter(user=user)
+            .order_by("created_at")
+            .values_list("match_id", "rating_after")
+        )
+        for user in users
+    }
+    assert ratings.rebuild_history() == []
+    after = sorted(Rating.objects.values_list("user_id", "game", "mu", "sigma", "games"))
+    assert [row[:2] + row[4:] for row in after] == [row[:2] + row[4:] for row in before]
+    for old, new in zip(before, after, strict=True):
+        assert new[2:4] == pytest.approx(old[2:4])
+    for user in users:
+        assert (
+            list(
+                RatingChange.objects.filter(user=user)
+                .order_by("created_at")
+                .values_list("match_id", "rating_after")
+            )
+            == charts[user.pk]
+        )
+    # A record that its move log does not back is reported.
+    tampered = Match.objects.filter(game="belote").first()
+    Match.objects.filter(pk=tampered.pk).update(
+        result={**tampered.result, "winner": 1 - tampered.result["winner"]}
+    )
+    with pytest.raises(CommandError, match=str(tampered.pk)):
+        call_command("rebuild_history", stdout=io.StringIO())
