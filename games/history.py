@@ -226,7 +226,8 @@ def match_record(match: Match) -> dict[str, Any]:
     state = spec.engine.loads(match.state)
     view = spec.engine.view(state, None)
     winner = (match.result or {}).get("winner")
-    scores = _scores(match)
+    # An aborted match has no result: show where it stopped.
+    scores = _scores(match) or view.get("scores") or [s["size"] for s in view["stocks"]]
     sides = []
     for side, seats in enumerate(spec.teams(match.options)):
         sides.append(
@@ -244,7 +245,7 @@ def match_record(match: Match) -> dict[str, Any]:
                     for player in players
                     if player.seat in seats
                 ],
-                "score": scores[side] if scores else None,
+                "score": scores[side],
                 "won": match.status == Match.Status.FINISHED and winner == side,
             }
         )
@@ -269,7 +270,6 @@ def match_record(match: Match) -> dict[str, Any]:
         record["sheet"] = score_sheet(view, 0, names)
     if match.game == "grabush":
         record["end_reason"] = view["end_reason"]
-        record["stocks"] = [stock["size"] for stock in view["stocks"]]
     return record
 
 

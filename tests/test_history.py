@@ -216,6 +216,13 @@ def test_running_matches_have_no_record_or_replay(client):
     Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED)
     page = client.get(reverse("match", args=[match.pk]))
     assert page.status_code == 200 and page.context["aborted"]
+    assert [side["score"] for side in page.context["sides"]] == [0, 0]
+    grabush = new_table(users[2:], "grabush")
+    stopped = play.start_match(grabush.pk, users[2])
+    Match.objects.filter(pk=stopped.pk).update(status=Match.Status.ABORTED)
+    page = client.get(reverse("match", args=[stopped.pk]))
+    assert [side["score"] for side in page.context["sides"]] == [20, 20]
+    assert "did not reach its end" in page.content.decode()
     assert client.get(reverse("replay", args=[match.pk])).status_code == 200
 
 
