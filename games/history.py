@@ -171,6 +171,7 @@ def player_matches(user: AbstractBaseUser, page_number: Any) -> tuple[Page, list
     seats = (
         MatchPlayer.objects.filter(user=user, match__status__in=DONE)
         .select_related("match")
+        .defer("match__state")  # the engine state is large and the list doesn't need it
         .prefetch_related(
             Prefetch("match__players", queryset=MatchPlayer.objects.select_related("user"))
         )
