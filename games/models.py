@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 GAME_CHOICES = [("belote", _("Belote")), ("grabush", _("Grabush"))]
@@ -147,6 +148,14 @@ class Match(models.Model):
         return f"{self.get_game_display()} match {self.pk}"
 
 
+class Outcome(models.TextChoices):
+    """How a finished match ended for one seat."""
+
+    WIN = "win", _("Won")
+    LOSS = "loss", _("Lost")
+    DRAW = "draw", _("Drawn")
+
+
 class MatchPlayer(models.Model):
     """Who sat where in a match (kept when seats change later)."""
 
@@ -165,12 +174,18 @@ class MatchPlayer(models.Model):
     covered = models.BooleanField(default=False)
     #: When this human's last connection to the table closed (None while connected).
     away_since = models.DateTimeField(null=True, blank=True)
+    #: How the match ended for this seat; set (with the ratings) when the match finishes.
+    outcome = models.CharField(
+        _("outcome"), max_length=4, choices=Outcome.choices, blank=True, default=""
+    )
 
     class Meta:
         ordering = ["match", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="matchplayer_unique_seat")
         ]
+        # A player's matches, newest first (profile pages page through this index).
+        indexes = [models.Index(fields=["user", "match"], name="matchplayer_user_match")]
 
     def __str__(self) -> str:
         return f"{self.match} seat {self.seat}"
@@ -196,6 +211,67 @@ class Move(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seq}. seat {self.seat}: {self.action}"
+
+
+class Rating(models.Model):
+    """A user's current OpenSkill rating in one game (see :mod:`games.ratings`)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    #: The displayed rating, ``games.ratings.display_rating(mu, sigma)`` (leaderboards sort by it).
+    rating = models.IntegerField(_("rating"))
+    games = models.PositiveIntegerField(_("rated matches"), default=0)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="rating_unique_user_game")
+        ]
+        indexes = [models.Index(fields=["game", "-rating"], name="rating_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game}: {self.rating}"
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one player's rating (the profile's rating chart)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    #: When the match finished (kept when ratings are rebuilt, so charts stay in order).
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match"], name="ratingchange_unique_match")
+        ]
+        indexes = [
+            models.Index(fields=["user", "game", "created_at"], name="ratingchange_user_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.game}: {self.rating_before} → {self.rating_after}"
+
+    @property
+    def delta(self) -> int:
+        return self.rating_after - self.rating_before
 
 
 class ChatMessage(models.Model):

@@ -14,6 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import ratings
 from .catalog import get_game
 from .engines import IllegalAction
 from .models import Match, MatchPlayer, Move, Table
@@ -146,6 +147,8 @@ def _save(
     else:
         bump(table)
     match.refresh_from_db()
+    if match.status == Match.Status.FINISHED:
+        ratings.record_finished_match(match)
 
 
 def apply_action(

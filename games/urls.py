@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import accounts, health, home, reports, tables
+from .views import accounts, health, history, home, reports, tables
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -14,5 +14,8 @@ urlpatterns = [
     path("rules/<str:game>/", tables.rules, name="rules"),
     path("report/message/<int:pk>/", reports.report_message, name="report_message"),
     path("report/player/<str:username>/", reports.report_player, name="report_player"),
+    path("m/<int:match_id>/", history.match_detail, name="match"),
+    path("m/<int:match_id>/replay/", history.replay, name="replay"),
+    path("leaderboard/<str:game>/", history.leaderboard, name="leaderboard"),
     path("healthz", health.healthz, name="healthz"),
 ]

@@ -13,7 +13,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods
+
+from .. import history
 
 User = get_user_model()
 
@@ -80,7 +82,13 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+@require_GET
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    """A player's public profile."""
+    """A player's public profile: results and rating per game, then their matches, paginated."""
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "games/profile.html", {"player": player})
+    page, rows = history.player_matches(player, request.GET.get("page"))
+    return render(
+        request,
+        "games/profile.html",
+        {"player": player, "stats": history.game_stats(player), "page": page, "rows": rows},
+    )

@@ -1,0 +1,56 @@
+"""Finished matches, their replays and the leaderboards (profiles are in ``accounts``)."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.http import require_GET
+
+from .. import history
+from ..catalog import GAMES
+from ..models import Match
+
+
+def _done_match(match_id: int) -> Match:
+    """A finished or aborted match; running matches have no record or replay yet."""
+    return get_object_or_404(Match, pk=match_id, status__in=history.DONE)
+
+
+@require_GET
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The record of a finished (or aborted) match."""
+    match = _done_match(match_id)
+    return render(request, "games/history/match.html", history.match_record(match))
+
+
+@require_GET
+def replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A finished match at one step of its move log; htmx requests get only the replay region."""
+    match = _done_match(match_id)
+    context = history.replay_step(match, request.GET.get("step", 0))
+    htmx = getattr(request, "htmx", None)
+    partial = bool(htmx) and not htmx.history_restore_request
+    template = "games/history/replay_region.html" if partial else "games/history/replay.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@require_GET
+def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
+    """The rated players of a game, best first."""
+    if game not in GAMES:
+        raise Http404
+    page, rows = history.leaderboard(game, request.GET.get("page"))
+    return render(
+        request,
+        "games/history/leaderboard.html",
+        {
+            "game": game,
+            "game_label": history.game_label(game),
+            "games": [(name, history.game_label(name)) for name in GAMES],
+            "page": page,
+            "rows": rows,
+        },
+    )
