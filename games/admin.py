@@ -175,9 +175,17 @@ class MatchAdmin(ReadOnlyAdmin):
         "version",
         "started_at",
         "finished_at",
+        "replay_link",
     )
     readonly_fields = fields
     inlines = [MoveInline]
+
+    @admin.display(description=_("Replay"))
+    def replay_link(self, match: Match) -> str:
+        """Hands are visible only in the replay, and only once the match is over."""
+        if match.status == Match.Status.RUNNING:
+            return _("Shown once the match is over.")
+        return format_html('<a href="{}">{}</a>', reverse("replay", args=[match.pk]), _("Replay"))
 
 
 @admin.register(Table)

@@ -64,7 +64,7 @@ async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
         await send(me, op="bot", seat=str(seat), level=level)
         await receive_until(me, f"Computer ({level})")
     await send(me, op="bot", seat="3", level="")  # take one away again…
-    await receive_until(me, "Seat a computer in seat 4")
+    await receive_until(me, "Seat a hard computer in seat 4")
     await send(me, op="bot", seat="3", level="hard")  # …and back
     await receive_until(me, "Everyone is seated")
     await send(me, op="start")

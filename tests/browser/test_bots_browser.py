@@ -1,0 +1,40 @@
+"""One player fills a Belote table with computer players and plays with them in Chromium."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from games.engines import belote
+from games.models import Match, Move
+
+from .test_belote_table_browser import sign_up
+
+
+def test_play_with_three_computer_players(live_server_url, new_page):
+    page = new_page()
+    sign_up(page, live_server_url, "solo")
+    page.goto(live_server_url + "/")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    page.get_by_role("button", name="Sit in seat 1").click()
+    for seat, level in ((2, "easy"), (3, "normal"), (4, "hard")):
+        page.get_by_role("button", name=f"Seat a {level} computer in seat {seat}").click()
+        expect(page.locator("#seats")).to_contain_text(f"Computer ({level})")
+    page.get_by_role("button", name="Start the match").click()
+
+    for _ in range(6):  # six of my own actions; the computers answer in between
+        expect(page.locator(".your-turn")).to_have_text("Your turn")
+        version = Match.objects.get().version
+        calls = page.locator(".auction-panel button")
+        if calls.count():
+            calls.first.click()  # "Pass" or the lowest bid, both legal
+        else:
+            page.locator(".hand button.playable").first.click()
+        expect(page.locator("#board")).not_to_have_attribute(
+            "hx-vals", f'{{"op": "play", "version": "{version}"}}'
+        )
+    match = Match.objects.get()
+    bot_moves = Move.objects.filter(match=match, user=None)
+    assert {move.seat for move in bot_moves} == {1, 2, 3}
+    assert Move.objects.filter(match=match).exclude(user=None).count() == 6
+    assert belote.loads(match.state).to_act is not None
