@@ -12,22 +12,32 @@ from ..catalog import GAMES
 from ..models import Match
 
 
-def _done_match(match_id: int) -> Match:
-    """A finished or aborted match; running matches have no record or replay yet."""
-    return get_object_or_404(Match, pk=match_id, status__in=history.DONE)
+def _done_match(request: HttpRequest, match_id: int) -> Match:
+    """A finished or aborted match; running matches have no record or replay yet.
+
+    A private table's matches are shown only to their players and to staff.
+    """
+    match = get_object_or_404(
+        Match.objects.select_related("table"), pk=match_id, status__in=history.DONE
+    )
+    if match.table.is_private and not request.user.is_staff:
+        user_id = request.user.pk if request.user.is_authenticated else None
+        if user_id is None or not match.players.filter(user_id=user_id).exists():
+            raise Http404
+    return match
 
 
 @require_GET
 def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """The record of a finished (or aborted) match."""
-    match = _done_match(match_id)
+    match = _done_match(request, match_id)
     return render(request, "games/history/match.html", history.match_record(match))
 
 
 @require_GET
 def replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """A finished match at one step of its move log; htmx requests get only the replay region."""
-    match = _done_match(match_id)
+    match = _done_match(request, match_id)
     context = history.replay_step(match, request.GET.get("step", 0))
     htmx = getattr(request, "htmx", None)
     partial = bool(htmx) and not htmx.history_restore_request
