@@ -10,16 +10,7 @@ from games.engines import belote
 from games.models import Match
 from tests.live import leaked_cards
 
-PASSWORD = "a-Long-secret-42"
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(base + "/signup/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.get_by_role("button", name="Sign up").click()
-    expect(page).to_have_url(f"{base}/u/{username}/")
+from .steps import join_and_sit, sign_up
 
 
 def board_version(version: int) -> str:
@@ -53,12 +44,7 @@ def test_four_friends_play_a_deal(live_server_url, new_page):
     pages[1].goto(base + "/")
     expect(pages[1].locator("#lobby-tables")).not_to_contain_text("ana")
 
-    for index, page in enumerate(pages):
-        if index:
-            page.goto(invite)
-        expect(page.locator("#connection")).to_have_text("Connected")
-        page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
-        expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")
+    join_and_sit(pages, invite, names)
     host.get_by_role("button", name="Start the match").click()
     for page in pages:
         expect(page.locator("#board")).to_have_attribute("hx-vals", board_version(0))

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from games.engines import belote
 from games.models import Match, Move
 
-from .test_belote_table_browser import sign_up
+from .steps import sign_up
 
 
 def test_play_with_three_computer_players(live_server_url, new_page):

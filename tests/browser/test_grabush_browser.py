@@ -8,7 +8,7 @@ from games.engines import grabush
 from games.models import Match
 from tests.engines.grabush_helpers import craft
 
-from .test_belote_table_browser import sign_up
+from .steps import join_and_sit, sign_up
 
 
 def open_grabush_table(pages, base: str, names: list[str], players: int) -> None:
@@ -22,13 +22,7 @@ def open_grabush_table(pages, base: str, names: list[str], players: int) -> None
     host.get_by_label("Players").select_option(str(players))
     host.get_by_role("button", name="Open the table").click()
     expect(host.get_by_role("heading", level=1)).to_have_text("Grabush")
-    invite = host.get_by_label("Invite link").input_value()
-    for index, page in enumerate(pages):
-        if index:
-            page.goto(invite)
-        expect(page.locator("#connection")).to_have_text("Connected")
-        page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
-        expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")
+    join_and_sit(pages, host.get_by_label("Invite link").input_value(), names)
     host.get_by_role("button", name="Start the match").click()
     for page in pages:
         expect(page.locator("#board")).to_be_visible()

@@ -1,0 +1,27 @@
+"""What players do in the browser, step by step, shared by the browser tests."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+PASSWORD = "a-Long-secret-42"
+
+
+def sign_up(page: Page, base: str, username: str) -> None:
+    """Create an account through the sign-up form; the player lands on their profile."""
+    page.goto(base + "/signup/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    expect(page).to_have_url(f"{base}/u/{username}/")
+
+
+def join_and_sit(pages: list[Page], invite: str, names: list[str]) -> None:
+    """Everyone opens the invite link (the host is there already) and sits in turn."""
+    for index, page in enumerate(pages):
+        if index:
+            page.goto(invite)
+        expect(page.locator("#connection")).to_have_text("Connected")
+        page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
+        expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")
