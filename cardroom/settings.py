@@ -222,6 +222,10 @@ BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 BOT_BUDGET = float(os.environ.get("BOT_BUDGET", "0.3"))
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
 
+# The load benchmark (``manage.py loadtest``) turns this on in the server it starts: it routes
+# a bare group fan-out websocket (the benchmark's floor). Never needed in production.
+LOADTEST_FLOOR = env_bool("LOADTEST_FLOOR")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
