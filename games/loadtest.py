@@ -402,6 +402,8 @@ class StepResult:
     finished_tables: int
     server_rss_mb: float | None
     server_cpu_pct: float | None
+    #: Server CPU time per completed move (ms): the cost of a move, whatever the machine's load.
+    server_cpu_ms_per_move: float | None
     client_cpu_pct: float
     load_avg: float
 
@@ -495,6 +497,11 @@ async def run_step(
         finished_tables=totals.finished,
         server_rss_mb=round(rss, 1) if rss is not None else None,
         server_cpu_pct=server_cpu,
+        server_cpu_ms_per_move=(
+            round(10 * server_cpu / (len(latencies) / elapsed), 1)
+            if server_cpu is not None and latencies
+            else None
+        ),
         client_cpu_pct=round(100 * (client_after - client_before) / elapsed, 1),
         load_avg=round(load_avg, 2),
     )
@@ -557,8 +564,8 @@ def format_report(report: Report) -> str:
     """The plain-text table printed at the end of a run."""
     header = (
         f"{'kind':<6}{'tables':>7}{'target/s':>10}{'moves/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
-        f"{'p99 ms':>9}{'max ms':>9}{'errors':>7}{'rss MiB':>9}{'srv cpu%':>9}{'cli cpu%':>9}"
-        f"{'load':>6}"
+        f"{'p99 ms':>9}{'max ms':>9}{'errors':>7}{'rss MiB':>9}{'srv cpu%':>9}{'ms/move':>8}"
+        f"{'cli cpu%':>9}{'load':>6}"
     )
     lines = [
         f"database {report.database}, channel layer {report.channel_layer}, "
@@ -575,7 +582,8 @@ def format_report(report: Report) -> str:
             f"{step.kind:<6}{step.tables:>7}{step.target_moves_per_s:>10.1f}{step.moves_per_s:>9.1f}"
             f"{cell(step.p50_ms, 9)}{cell(step.p95_ms, 9)}{cell(step.p99_ms, 9)}"
             f"{cell(step.max_ms, 9)}{step.errors:>7}{cell(step.server_rss_mb, 9)}"
-            f"{cell(step.server_cpu_pct, 9)}{cell(step.client_cpu_pct, 9)}{step.load_avg:>6.2f}"
+            f"{cell(step.server_cpu_pct, 9)}{cell(step.server_cpu_ms_per_move, 8)}"
+            f"{cell(step.client_cpu_pct, 9)}{step.load_avg:>6.2f}"
         )
         if step.error_kinds:
             lines.append(f"       errors: {step.error_kinds}")
