@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from . import autoplay, chat, notify, play, presence, tables
-from .frames import recent_chat, render_flash, render_frame
+from .frames import event_snapshot, load_snapshot, recent_chat, render_flash, render_frame
 from .lobby import render_lobby_frame
 from .models import Match, Table
 from .moderation import user_group
@@ -140,6 +140,9 @@ class TableConsumer(AuthenticatedConsumer):
     table_id: int | None = None
     #: The source this connection picked for a two-step play (Grabush), "" for none.
     selected: str = ""
+    #: What the last frame sent showed (snapshot key and selection): an unchanged view is
+    #: not rendered and sent again.
+    shown: tuple | None = None
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -168,19 +171,37 @@ class TableConsumer(AuthenticatedConsumer):
 
     # -- frames ------------------------------------------------------------------------------
 
-    def _frame(self, flash: str, full: bool) -> str:
-        table = Table.objects.get(pk=self.table_id)
-        return render_frame(table, self.user, flash=flash, full=full, selected=self.selected)
+    def _frame(self, flash: str, full: bool, event: str) -> str | None:
+        """This connection's frame, or None when it would show exactly what it last showed."""
+        if event:
+            snapshot = event_snapshot(self.table_id, event)
+        else:
+            snapshot = load_snapshot(Table.objects.get(pk=self.table_id))
+        shown = (snapshot.key, self.selected)
+        if shown == self.shown and not flash and not full:
+            return None
+        self.shown = shown
+        return render_frame(
+            snapshot.table,
+            self.user,
+            flash=flash,
+            full=full,
+            selected=self.selected,
+            snapshot=snapshot,
+        )
 
-    async def send_frame(self, flash: str = "", *, full: bool = False) -> None:
-        await self.send(text_data=await database_sync_to_async(self._frame)(flash, full))
+    async def send_frame(self, flash: str = "", *, full: bool = False, event: str = "") -> None:
+        """Render and send this connection's view (``event``: the change that asked for it)."""
+        frame = await database_sync_to_async(self._frame)(flash, full, event)
+        if frame is not None:
+            await self.send(text_data=frame)
 
     async def send_flash(self, message: str) -> None:
         await self.send(text_data=render_flash(message))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         autoplay.kick(self.table_id)
-        await self.send_frame()
+        await self.send_frame(event=event.get("event", ""))
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])

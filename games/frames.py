@@ -6,6 +6,9 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -13,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from .catalog import get_game
-from .models import ChatMessage, Match, Presence, Table
+from .models import ChatMessage, Match, MatchPlayer, Presence, Seat, Table
 from .play import current_match
 from .presenters import belote as belote_presenter
 from .presenters import grabush as grabush_presenter
@@ -27,10 +30,83 @@ def _bot_level_choices() -> list[tuple[str, str]]:
     return [("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard"))]
 
 
-def _seat_rows(table: Table, user: AbstractBaseUser, online: set[int], spec) -> list[dict]:
+@dataclass(frozen=True)
+class TableSnapshot:
+    """The rows every connection to a table shows, read once (per change event, see
+    :func:`event_snapshot`); each connection then builds its own seat's view from them."""
+
+    table: Table
+    seats: list[Seat]
+    online: frozenset[int]
+    match: Match | None
+    players: list[MatchPlayer]
+    #: The last accepted move (``{"seat", "action"}``), empty before the first.
+    last_move: dict[str, Any]
+    #: The match's engine state, parsed (None without a match).
+    state: Any
+
+    @property
+    def key(self) -> tuple:
+        """Changes whenever anything the table's frames show may have changed."""
+        match = self.match
+        return (
+            self.table.revision,
+            self.online,
+            match.pk if match else None,
+            match.version if match else None,
+        )
+
+
+def load_snapshot(table: Table) -> TableSnapshot:
+    """Read what the table's frames need (a handful of queries, no per-user work)."""
+    match = current_match(table)
+    state = players = last = None
+    if match is not None:
+        players = list(match.players.all())
+        last = match.moves.order_by("-seq").values("seat", "action").first()
+        spec = get_game(table.game)
+        state = spec.engine.loads(match.state)
+    return TableSnapshot(
+        table=table,
+        seats=list(table.seats.select_related("user").order_by("index")),
+        online=frozenset(Presence.objects.filter(table=table).values_list("user_id", flat=True)),
+        match=match,
+        players=players or [],
+        last_move=last or {},
+        state=state,
+    )
+
+
+#: Snapshots by (table id, change event): the connections a change event reaches in this
+#: process share one read. Bounded; an event's entry is only useful for a moment.
+_event_snapshots: OrderedDict[tuple[int, str], TableSnapshot] = OrderedDict()
+_event_lock = threading.Lock()
+EVENT_SNAPSHOTS = 256
+
+
+def event_snapshot(table_id: int, event: str) -> TableSnapshot:
+    """The table as read after change ``event`` (an id from :func:`notify.table_changed`).
+
+    The first connection to handle an event reads the table; the others reuse that read,
+    which is as fresh as their own would be: it was made after the event was sent.
+    """
+    key = (table_id, event)
+    with _event_lock:
+        snapshot = _event_snapshots.get(key)
+    if snapshot is None:
+        snapshot = load_snapshot(Table.objects.get(pk=table_id))
+        with _event_lock:
+            _event_snapshots[key] = snapshot
+            while len(_event_snapshots) > EVENT_SNAPSHOTS:
+                _event_snapshots.popitem(last=False)
+    return snapshot
+
+
+def _seat_rows(snapshot: TableSnapshot, user: AbstractBaseUser, spec) -> list[dict]:
+    table, online = snapshot.table, snapshot.online
     teams = spec.teams(table.options)
     rows = []
-    for seat in table.seats.select_related("user").order_by("index"):
+    for seat in snapshot.seats:
         if seat.user is not None:
             name = seat.user.get_username()
         elif seat.bot_level:
@@ -52,27 +128,39 @@ def _seat_rows(table: Table, user: AbstractBaseUser, online: set[int], spec) -> 
     return rows
 
 
-def announcement(match: Match | None, names: dict[int, str]) -> str:
-    """A sentence for screen readers about the last accepted move."""
+def announcement(
+    match: Match | None, names: dict[int, str], last: dict[str, Any] | None = None
+) -> str:
+    """A sentence for screen readers about the last accepted move (``last``: that move's
+    ``seat`` and ``action``, read from the match when not given)."""
     if match is None:
         return ""
-    last = match.moves.order_by("-seq").values("seat", "action").first()
     if last is None:
+        last = match.moves.order_by("-seq").values("seat", "action").first()
+    if not last:
         return _("The match has started.")
     words = PRESENTERS[match.game].describe(last["action"])
     return _("%(name)s: %(action)s") % {"name": names.get(last["seat"], ""), "action": words}
 
 
-def table_context(table: Table, user: AbstractBaseUser, selected: str = "") -> dict[str, Any]:
+def table_context(
+    table: Table,
+    user: AbstractBaseUser,
+    selected: str = "",
+    snapshot: TableSnapshot | None = None,
+) -> dict[str, Any]:
     """Everything the table page and its live frames show ``user``.
 
-    ``selected`` is the source this connection picked for a two-step play (Grabush).
+    ``selected`` is the source this connection picked for a two-step play (Grabush);
+    ``snapshot`` a read of ``table`` already made (else it is read now).
     """
+    if snapshot is None:
+        snapshot = load_snapshot(table)
+    table = snapshot.table
     spec = get_game(table.game)
-    online = set(Presence.objects.filter(table=table).values_list("user_id", flat=True))
-    seats = _seat_rows(table, user, online, spec)
+    seats = _seat_rows(snapshot, user, spec)
     me = next((seat["index"] for seat in seats if seat["is_me"]), None)
-    match = current_match(table)
+    match = snapshot.match
     context: dict[str, Any] = {
         "table": table,
         "seats": seats,
@@ -86,7 +174,7 @@ def table_context(table: Table, user: AbstractBaseUser, selected: str = "") -> d
         "i_voted_rematch": me is not None and me in table.rematch_votes,
     }
     if match is not None:
-        players = list(match.players.all())
+        players = snapshot.players
         covered = {player.seat for player in players if player.covered}
         for seat in seats:
             seat["covered"] = seat["index"] in covered
@@ -95,12 +183,13 @@ def table_context(table: Table, user: AbstractBaseUser, selected: str = "") -> d
         if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
             deadline = match.turn_started_at.timestamp() + table.turn_seconds
             context["deadline_ms"] = int(deadline * 1000)
-        view = spec.engine.view(spec.engine.loads(match.state), viewer)
+        view = spec.engine.view(snapshot.state, viewer)
         context["view"] = view
         context["viewer"] = viewer
         context["version"] = match.version
         context.update(PRESENTERS[table.game].board_context(view, seats, viewer, selected))
-        context["announcement"] = announcement(match, {s["index"]: s["name"] for s in seats})
+        names = {s["index"]: s["name"] for s in seats}
+        context["announcement"] = announcement(match, names, snapshot.last_move)
     return context
 
 
@@ -117,12 +206,13 @@ def render_frame(
     flash: str = "",
     full: bool = False,
     selected: str = "",
+    snapshot: TableSnapshot | None = None,
 ) -> str:
     """The live frame: every region of the table page, swapped by id on the client.
 
     ``full`` adds the chat log, for a (re)connect that may have missed messages.
     """
-    context = table_context(table, user, selected)
+    context = table_context(table, user, selected, snapshot)
     context["flash"] = flash
     if full:
         context["chat_lines"] = recent_chat(table)

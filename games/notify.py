@@ -5,6 +5,7 @@ Events name what changed, not what anyone may see: each connection renders its o
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -14,8 +15,12 @@ LOBBY_GROUP = "lobby"
 
 
 def table_changed(revision: int) -> dict[str, Any]:
-    """The event sent to a table's group after any visible change."""
-    return {"type": "table.changed", "revision": revision}
+    """The event sent to a table's group after any visible change.
+
+    ``event`` names this one change: the connections it reaches in one process share a single
+    read of the table for it (see ``frames.event_snapshot``).
+    """
+    return {"type": "table.changed", "revision": revision, "event": secrets.token_hex(8)}
 
 
 def lobby_changed() -> dict[str, Any]:

@@ -1,5 +1,6 @@
 """Websocket URLs (mounted by ``cardroom.asgi``)."""
 
+from django.conf import settings
 from django.urls import path
 
 from . import consumers
@@ -8,3 +9,9 @@ websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/table/<str:code>/", consumers.TableConsumer.as_asgi()),
 ]
+
+if settings.LOADTEST_FLOOR:
+    # The load benchmark's bare fan-out (see games/loadtest.py); off unless asked for.
+    from .consumers_bench import FanOutConsumer
+
+    websocket_urlpatterns.append(path("ws/bench/<slug:group>/", FanOutConsumer.as_asgi()))

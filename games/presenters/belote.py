@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..templatetags.cards import call_name, card_name
 
@@ -23,13 +24,17 @@ def describe(action: str) -> str:
     return call_name(action)
 
 
+OUTCOMES = {
+    "made": gettext_lazy("made"),
+    "inside": gettext_lazy("inside"),
+    "hanging": gettext_lazy("hanging"),
+    "redeal": gettext_lazy("all passed"),
+}
+
+
 def _outcome_text(outcome: str) -> str:
-    return {
-        "made": _("made"),
-        "inside": _("inside"),
-        "hanging": _("hanging"),
-        "redeal": _("all passed"),
-    }.get(outcome, outcome)
+    text = OUTCOMES.get(outcome)
+    return outcome if text is None else str(text)
 
 
 def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[dict[str, Any]]:

@@ -6,7 +6,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 register = template.Library()
 
@@ -14,34 +14,37 @@ SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANK_TEXT = {"T": "10"}
 
 
-def _suit_names() -> dict[str, str]:
-    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}
-
-
-def _rank_names() -> dict[str, str]:
-    return {
-        "A": pgettext("card", "Ace"),
-        "2": pgettext("card", "Two"),
-        "3": pgettext("card", "Three"),
-        "4": pgettext("card", "Four"),
-        "5": pgettext("card", "Five"),
-        "6": pgettext("card", "Six"),
-        "7": pgettext("card", "Seven"),
-        "8": pgettext("card", "Eight"),
-        "9": pgettext("card", "Nine"),
-        "T": pgettext("card", "Ten"),
-        "J": pgettext("card", "Jack"),
-        "Q": pgettext("card", "Queen"),
-        "K": pgettext("card", "King"),
-    }
+# Names are looked up one at a time (a frame names dozens of cards: translating every name
+# for each lookup was a large share of rendering time).
+SUIT_NAMES = {
+    "C": gettext_lazy("clubs"),
+    "D": gettext_lazy("diamonds"),
+    "H": gettext_lazy("hearts"),
+    "S": gettext_lazy("spades"),
+}
+RANK_NAMES = {
+    "A": pgettext_lazy("card", "Ace"),
+    "2": pgettext_lazy("card", "Two"),
+    "3": pgettext_lazy("card", "Three"),
+    "4": pgettext_lazy("card", "Four"),
+    "5": pgettext_lazy("card", "Five"),
+    "6": pgettext_lazy("card", "Six"),
+    "7": pgettext_lazy("card", "Seven"),
+    "8": pgettext_lazy("card", "Eight"),
+    "9": pgettext_lazy("card", "Nine"),
+    "T": pgettext_lazy("card", "Ten"),
+    "J": pgettext_lazy("card", "Jack"),
+    "Q": pgettext_lazy("card", "Queen"),
+    "K": pgettext_lazy("card", "King"),
+}
 
 
 @register.filter
 def card_name(code: str) -> str:
     """``"JH"`` → "Jack of hearts"."""
     return _("%(rank)s of %(suit)s") % {
-        "rank": _rank_names()[code[0]],
-        "suit": _suit_names()[code[1]],
+        "rank": str(RANK_NAMES[code[0]]),
+        "suit": str(SUIT_NAMES[code[1]]),
     }
 
 
@@ -78,21 +81,24 @@ def card(code: str, extra_class: str = "") -> SafeString:
     )
 
 
+CALL_NAMES = {
+    "pass": gettext_lazy("Pass"),
+    "C": gettext_lazy("Clubs"),
+    "D": gettext_lazy("Diamonds"),
+    "H": gettext_lazy("Hearts"),
+    "S": gettext_lazy("Spades"),
+    "NT": gettext_lazy("No trumps"),
+    "AT": gettext_lazy("All trumps"),
+    "contra": gettext_lazy("Contra"),
+    "recontra": gettext_lazy("Recontra"),
+}
+
+
 @register.filter
 def call_name(call: str) -> str:
     """A Belote call in words: ``"H"`` → "Hearts", ``"NT"`` → "No trumps"."""
-    names = {
-        "pass": _("Pass"),
-        "C": _("Clubs"),
-        "D": _("Diamonds"),
-        "H": _("Hearts"),
-        "S": _("Spades"),
-        "NT": _("No trumps"),
-        "AT": _("All trumps"),
-        "contra": _("Contra"),
-        "recontra": _("Recontra"),
-    }
-    return names.get(call, call)
+    name = CALL_NAMES.get(call)
+    return call if name is None else str(name)
 
 
 @register.filter

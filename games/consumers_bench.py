@@ -1,0 +1,38 @@
+"""The load benchmark's floor: a bare group fan-out, with no database, engine or templates.
+
+Routed only when ``settings.LOADTEST_FLOOR`` is on (``python manage.py loadtest`` starts its
+server that way). A client frame is sent to the connection's group; every member of the group
+sends it back to its own socket unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+#: Largest frame the floor relays, in characters.
+MAX_FRAME = 200
+
+
+class FanOutConsumer(AsyncWebsocketConsumer):
+    """One socket of a floor "table": ``/ws/bench/<group>/``."""
+
+    group = ""
+
+    async def connect(self) -> None:
+        self.group = f"bench.{self.scope['url_route']['kwargs']['group']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        if text_data and len(text_data) <= MAX_FRAME:
+            event = {"type": "bench.echo", "text": text_data}
+            await self.channel_layer.group_send(self.group, event)
+
+    async def bench_echo(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["text"])

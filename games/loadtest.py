@@ -1,0 +1,653 @@
+"""The load benchmark behind ``python manage.py loadtest`` (a measurement, never a timed test).
+
+N Belote tables, each with four real websocket clients logged in like a browser (a session
+cookie and an ``Origin`` header), are driven at a fixed pace: every table makes one move every
+``pace`` seconds, sent by whichever client's frame offers playable actions. A move's latency is
+the time from sending it to all four clients having a frame with the next version. The same
+paced load against a bare group fan-out (:mod:`games.consumers_bench`) on the same server is
+the floor. Traffic goes only to 127.0.0.1 and every loop is bounded in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.db import transaction
+
+from . import play, tables
+
+#: The sweep of table counts run when ``--tables`` is not given.
+DEFAULT_SWEEP = (25, 50, 100, 200, 400)
+#: p95 latency (ms) under which a load counts as sustained, for the knee.
+KNEE_P95_MS = 100.0
+#: Share of the paced rate a step must achieve to count for the knee.
+KNEE_RATE_SHARE = 0.9
+BELOTE_OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
+#: A move whose update hasn't reached all four clients after this long is an error.
+MOVE_TIMEOUT = 10.0
+CONNECT_TIMEOUT = 30.0
+#: Connections opened at once while a step connects its clients.
+CONNECT_CONCURRENCY = 40
+USER_PREFIX = "load-"
+
+VERSION_RE = re.compile(r"hx-vals='\{\"op\": \"play\", \"version\": \"(\d+)\"\}'")
+ACTION_RE = re.compile(r'ws-send name="action" value="([^"]+)"')
+FLASH_RE = re.compile(r'class="flash flash-visible"[^>]*>([^<]*)<')
+
+
+# -- setting up users and tables (sync, through Django) ----------------------------------------
+
+
+@dataclass
+class Seating:
+    """One table ready to play: its invite code and its four players' cookies."""
+
+    code: str
+    cookies: list[str]
+
+
+def session_cookie(user: Any) -> str:
+    """A logged-in session for ``user``, as the ``Cookie`` header a browser would send."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore()
+    store[SESSION_KEY] = user._meta.pk.value_to_string(user)
+    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    store.create()
+    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
+
+
+def make_players(count: int) -> list[str]:
+    """Session cookies for ``count`` load-test users (created once, reused by every step)."""
+    model = get_user_model()
+    names = [f"{USER_PREFIX}{index:05d}" for index in range(count)]
+    existing = set(model.objects.filter(username__in=names).values_list("username", flat=True))
+    fresh = []
+    for name in names:
+        if name not in existing:
+            user = model(username=name)
+            user.set_unusable_password()
+            fresh.append(user)
+    with transaction.atomic():
+        model.objects.bulk_create(fresh)
+        users = {user.username: user for user in model.objects.filter(username__in=names)}
+        return [session_cookie(users[name]) for name in names]
+
+
+def seat_tables(cookies: list[str], count: int) -> list[Seating]:
+    """Open ``count`` Belote tables, seat four load-test users at each and start the match."""
+    model = get_user_model()
+    names = [f"{USER_PREFIX}{index:05d}" for index in range(4 * count)]
+    users = {user.username: user for user in model.objects.filter(username__in=names)}
+    seatings = []
+    with transaction.atomic():
+        for number in range(count):
+            players = [users[names[4 * number + seat]] for seat in range(4)]
+            table = tables.create_table(players[0], "belote", BELOTE_OPTIONS, is_private=True)
+            for seat, user in enumerate(players):
+                tables.take_seat(table.pk, user, seat)
+            play.start_match(table.pk, players[0])
+            seatings.append(Seating(table.code, cookies[4 * number : 4 * number + 4]))
+    return seatings
+
+
+# -- the server ----------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on at 127.0.0.1 (now)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def server_env(database_url: str) -> dict[str, str]:
+    """The environment of the server the benchmark starts: production mode, floor routed."""
+    env = dict(os.environ)
+    env.update(
+        DATABASE_URL=database_url,
+        DEBUG="0",
+        # The command signs the session cookies it makes: the server must share its key.
+        SECRET_KEY=settings.SECRET_KEY,
+        SECURE_SSL_REDIRECT="0",
+        ALLOWED_HOSTS="127.0.0.1,localhost",
+        LOADTEST_FLOOR="1",
+        LOG_LEVEL="WARNING",
+        DJANGO_SETTINGS_MODULE="cardroom.settings",
+    )
+    return env
+
+
+def start_server(database_url: str, port: int) -> subprocess.Popen:
+    """Start daphne on 127.0.0.1:``port`` and wait (30 s at most) until it accepts connections."""
+    command = [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port)]
+    command.append("cardroom.asgi:application")
+    server = subprocess.Popen(command, cwd=settings.BASE_DIR, env=server_env(database_url))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"daphne exited with code {server.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+            return server
+        time.sleep(0.2)
+    stop_server(server)
+    raise RuntimeError("daphne did not start within 30 s")
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    """Stop the server this benchmark started."""
+    server.terminate()
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait(5)
+
+
+def rss_mb(pid: int | None) -> float | None:
+    """Resident memory of process ``pid`` in MiB (None when unknown)."""
+    if pid is None:
+        return None
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """CPU time (user + system) process ``pid`` has used so far."""
+    if pid is None:
+        return None
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return None
+
+
+async def wait_until_idle(pid: int | None, limit: float = 30.0) -> None:
+    """Wait until the server spends under 10% of a core (it has drained earlier work)."""
+    if pid is None:
+        await asyncio.sleep(2)
+        return
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        before = cpu_seconds(pid) or 0.0
+        await asyncio.sleep(0.5)
+        if (cpu_seconds(pid) or 0.0) - before < 0.05:
+            return
+
+
+# -- clients -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Totals:
+    """What one step observed."""
+
+    latencies: list[float] = field(default_factory=list)
+    #: Moves the pace asked for in the measured window (the ideal count).
+    scheduled: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    finished: int = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class Client:
+    """One websocket of a table: what its last frame showed."""
+
+    def __init__(self, table: PacedTable, index: int, socket: Any) -> None:
+        self.table = table
+        self.index = index
+        self.socket = socket
+        self.version = -1
+        self.actions: list[str] = []
+
+    async def read(self) -> None:
+        """Take frames until the socket closes."""
+        try:
+            async for frame in self.socket:
+                self.table.on_frame(self, frame)
+        except Exception:  # a dropped connection is an error of the step, not of the run
+            if not self.table.closing:
+                self.table.totals.error("connection lost")
+        else:
+            if not self.table.closing:
+                self.table.totals.error("closed by server")
+
+
+class PacedTable:
+    """Four clients of one table, one move every ``pace`` seconds, latency to all four."""
+
+    path = ""
+
+    def __init__(self, name: str, totals: Totals, rng: random.Random) -> None:
+        self.name = name
+        self.totals = totals
+        self.rng = rng
+        self.clients: list[Client] = []
+        self.version = 0
+        #: The move in flight: (version it leads to, when it was sent, clients that have it).
+        self.pending: tuple[int, float, set[int]] | None = None
+        self.settled = asyncio.Event()
+        self.closing = False
+        self.over = False
+
+    # What each kind of table sends and how it reads frames.
+    def parse(self, client: Client, frame: str) -> None:
+        raise NotImplementedError
+
+    def next_move(self) -> tuple[Client, str] | None:
+        raise NotImplementedError
+
+    def on_frame(self, client: Client, frame: str) -> None:
+        """Note what ``client`` now shows; a move is complete once all four show its version."""
+        self.parse(client, frame)
+        if self.pending is not None:
+            target, sent, have = self.pending
+            if client.version >= target:
+                have.add(client.index)
+            if len(have) == len(self.clients):
+                self.totals.latencies.append(time.perf_counter() - sent)
+                self.pending = None
+        if self.pending is None and all(c.version == client.version for c in self.clients):
+            self.version = client.version
+            self.settled.set()
+
+    def fail_pending(self, kind: str) -> None:
+        """The move in flight was refused or lost: count it and carry on from what we see."""
+        self.totals.error(kind)
+        self.pending = None
+        versions = {c.version for c in self.clients}
+        if len(versions) == 1:
+            self.version = versions.pop()
+            self.settled.set()
+
+    async def run(self, start: float, end: float, pace: float) -> None:
+        """Send one move per ``pace`` seconds from ``start`` until ``end`` (loop-clock times)."""
+        loop = asyncio.get_running_loop()
+        due = start
+        self.totals.scheduled += max(0, math.ceil((end - start) / pace))
+        while not self.over:
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            if loop.time() >= end:
+                return
+            try:
+                await asyncio.wait_for(self.settled.wait(), MOVE_TIMEOUT)
+            except TimeoutError:
+                self.fail_pending("timeout")
+                if not self.settled.is_set():
+                    return
+            if loop.time() >= end:
+                return
+            move = self.next_move()
+            if move is None:
+                self.over = True
+                self.totals.finished += 1
+                return
+            client, text = move
+            self.settled.clear()
+            self.pending = (self.version + 1, time.perf_counter(), set())
+            await client.socket.send(text)
+            due = max(due + pace, loop.time())
+
+    async def drain(self, limit: float) -> None:
+        """Wait (``limit`` seconds at most) for the last move's update to arrive everywhere."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.settled.wait(), limit)
+        if self.pending is not None:
+            self.fail_pending("timeout")
+
+
+class BeloteTable(PacedTable):
+    """A real table: HTML frames, the version in ``#board``, the moves its buttons offer."""
+
+    def parse(self, client: Client, frame: str) -> None:
+        flash = FLASH_RE.search(frame)
+        if flash:
+            self.totals.error(f"refused: {flash.group(1).strip()[:60]}")
+        found = VERSION_RE.search(frame)
+        if found:
+            client.version = int(found.group(1))
+            client.actions = ACTION_RE.findall(frame)
+        if flash and self.pending is not None and client.version < self.pending[0]:
+            self.fail_pending("refused move")
+
+    def next_move(self) -> tuple[Client, str] | None:
+        for client in self.clients:
+            if client.actions:
+                action = self.rng.choice(client.actions)
+                text = {"op": "play", "action": action, "version": str(client.version)}
+                return client, json.dumps(text)
+        return None
+
+
+class FloorTable(PacedTable):
+    """A floor table: four sockets in one group; each move is a sequence number echoed back."""
+
+    def parse(self, client: Client, frame: str) -> None:
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            client.version = max(client.version, int(json.loads(frame)["seq"]))
+
+    def next_move(self) -> tuple[Client, str] | None:
+        target = self.version + 1
+        return self.clients[target % 4], json.dumps({"seq": target})
+
+
+async def open_table(
+    table: PacedTable, base: str, paths: list[str], cookies: list[str | None], gate: Any
+) -> None:
+    """Connect a table's four clients and start reading their frames."""
+    from websockets.asyncio.client import connect
+
+    origin = base.replace("ws://", "http://", 1)
+    for index, (path, cookie) in enumerate(zip(paths, cookies, strict=True)):
+        headers = {"Origin": origin}
+        if cookie:
+            headers["Cookie"] = cookie
+        async with gate:
+            socket = await asyncio.wait_for(
+                connect(base + path, additional_headers=headers, max_size=None, open_timeout=None),
+                CONNECT_TIMEOUT,
+            )
+        client = Client(table, index, socket)
+        table.clients.append(client)
+        if isinstance(table, FloorTable):
+            client.version = 0
+        asyncio.get_running_loop().create_task(client.read())
+    if isinstance(table, FloorTable):
+        table.settled.set()
+
+
+# -- one step ------------------------------------------------------------------------------------
+
+
+@dataclass
+class StepResult:
+    """One row of the report."""
+
+    kind: str
+    tables: int
+    pace: float
+    duration: float
+    target_moves_per_s: float
+    scheduled_moves: int
+    moves: int
+    moves_per_s: float
+    p50_ms: float | None
+    p95_ms: float | None
+    p99_ms: float | None
+    max_ms: float | None
+    errors: int
+    error_kinds: dict[str, int]
+    finished_tables: int
+    server_rss_mb: float | None
+    server_cpu_pct: float | None
+    #: Server CPU time per completed move (ms): the cost of a move, whatever the machine's load.
+    server_cpu_ms_per_move: float | None
+    client_cpu_pct: float
+    load_avg: float
+
+    @property
+    def sustained(self) -> bool:
+        """Whether this load counts for the knee: p95 under 100 ms at (nearly) the paced rate."""
+        return (
+            self.p95_ms is not None
+            and self.p95_ms < KNEE_P95_MS
+            and self.moves >= KNEE_RATE_SHARE * self.scheduled_moves
+        )
+
+
+def percentile(values: list[float], share: float) -> float | None:
+    """The ``share`` quantile of ``values`` in milliseconds (nearest rank), None if empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))
+    return round(ordered[rank] * 1000, 2)
+
+
+async def run_step(
+    kind: str,
+    base: str,
+    seatings: list[Seating],
+    pace: float,
+    duration: float,
+    pid: int | None,
+    seed: int,
+) -> StepResult:
+    """Connect every table of the step, drive it for ``duration`` seconds, close, summarise."""
+    totals = Totals()
+    rng = random.Random(seed)
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
+    run_id = secrets.token_hex(3)
+    tables_: list[PacedTable] = []
+    openings = []
+    for number, seating in enumerate(seatings):
+        if kind == "floor":
+            table: PacedTable = FloorTable(f"{run_id}-{number}", totals, rng)
+            paths = [f"/ws/bench/{run_id}-{number}/"] * 4
+            cookies: list[str | None] = [None] * 4
+        else:
+            table = BeloteTable(seating.code, totals, rng)
+            paths = [f"/ws/table/{seating.code}/"] * 4
+            cookies = list(seating.cookies)
+        tables_.append(table)
+        openings.append(open_table(table, base, paths, cookies, gate))
+    loop = asyncio.get_running_loop()
+    try:
+        results = await asyncio.gather(*openings, return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException):
+                totals.error(f"connect: {type(result).__name__}")
+        live = [t for t, r in zip(tables_, results, strict=True) if r is None]
+        # Let the connect storm (every join re-renders the table) drain before measuring.
+        await asyncio.gather(*(t.drain(MOVE_TIMEOUT) for t in live))
+        await wait_until_idle(pid)
+        totals.latencies.clear()
+        load_avg = os.getloadavg()[0]
+        cpu_before, client_before = cpu_seconds(pid), time.process_time()
+        start = loop.time() + 0.05
+        end = start + duration
+        await asyncio.gather(*(t.run(start + rng.random() * pace, end, pace) for t in live))
+        elapsed = loop.time() - start
+        cpu_after, client_after = cpu_seconds(pid), time.process_time()
+        await asyncio.gather(*(t.drain(2.0) for t in live if t.pending is not None))
+        rss = rss_mb(pid)
+    finally:
+        await close_tables(tables_)
+    server_cpu = None
+    if cpu_before is not None and cpu_after is not None:
+        server_cpu = round(100 * (cpu_after - cpu_before) / elapsed, 1)
+    latencies = totals.latencies
+    return StepResult(
+        kind=kind,
+        tables=len(seatings),
+        pace=pace,
+        duration=round(elapsed, 2),
+        target_moves_per_s=round(len(seatings) / pace, 2),
+        scheduled_moves=totals.scheduled,
+        moves=len(latencies),
+        moves_per_s=round(len(latencies) / elapsed, 2),
+        p50_ms=percentile(latencies, 0.50),
+        p95_ms=percentile(latencies, 0.95),
+        p99_ms=percentile(latencies, 0.99),
+        max_ms=round(max(latencies) * 1000, 2) if latencies else None,
+        errors=sum(totals.errors.values()),
+        error_kinds=dict(totals.errors),
+        finished_tables=totals.finished,
+        server_rss_mb=round(rss, 1) if rss is not None else None,
+        server_cpu_pct=server_cpu,
+        server_cpu_ms_per_move=(
+            round(10 * server_cpu / (len(latencies) / elapsed), 1)
+            if server_cpu is not None and latencies
+            else None
+        ),
+        client_cpu_pct=round(100 * (client_after - client_before) / elapsed, 1),
+        load_avg=round(load_avg, 2),
+    )
+
+
+async def close_tables(tables_: list[PacedTable]) -> None:
+    """Close every client socket (bounded: 10 s)."""
+    closings = []
+    for table in tables_:
+        table.closing = True
+        closings += [client.socket.close() for client in table.clients]
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.gather(*closings, return_exceptions=True), 10)
+
+
+# -- the sweep -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Report:
+    """Everything one run measured."""
+
+    database: str
+    channel_layer: str
+    pace: float
+    duration: float
+    steps: list[StepResult]
+
+    def knee(self, kind: str) -> StepResult | None:
+        """The sustained step with the most tables, of ``kind``."""
+        sustained = [s for s in self.steps if s.kind == kind and s.sustained]
+        return max(sustained, key=lambda s: s.tables, default=None)
+
+    def as_dict(self) -> dict[str, Any]:
+        knees = {kind: self.knee(kind) for kind in ("floor", "real")}
+        floor_best = max((s.moves_per_s for s in self.steps if s.kind == "floor"), default=0.0)
+        return {
+            "database": self.database,
+            "channel_layer": self.channel_layer,
+            "pace_s": self.pace,
+            "duration_s": self.duration,
+            "knee_p95_ms": KNEE_P95_MS,
+            "knee": {
+                kind: ({"tables": s.tables, "moves_per_s": s.moves_per_s} if s else None)
+                for kind, s in knees.items()
+            },
+            "floor_best_moves_per_s": floor_best,
+            "steps": [asdict(step) for step in self.steps],
+        }
+
+
+def describe_setup() -> tuple[str, str]:
+    """The database engine and channel layer of this process's settings."""
+    database = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    layer = settings.CHANNEL_LAYERS["default"]["BACKEND"].rsplit(".", 1)[-1]
+    return database, layer
+
+
+def format_report(report: Report) -> str:
+    """The plain-text table printed at the end of a run."""
+    header = (
+        f"{'kind':<6}{'tables':>7}{'target/s':>10}{'moves/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
+        f"{'p99 ms':>9}{'max ms':>9}{'errors':>7}{'rss MiB':>9}{'srv cpu%':>9}{'ms/move':>8}"
+        f"{'cli cpu%':>9}{'load':>6}"
+    )
+    lines = [
+        f"database {report.database}, channel layer {report.channel_layer}, "
+        f"one move per table every {report.pace:g} s, {report.duration:g} s per step",
+        header,
+        "-" * len(header),
+    ]
+
+    def cell(value: float | None, width: int) -> str:
+        return f"{'-' if value is None else f'{value:.1f}':>{width}}"
+
+    for step in report.steps:
+        lines.append(
+            f"{step.kind:<6}{step.tables:>7}{step.target_moves_per_s:>10.1f}{step.moves_per_s:>9.1f}"
+            f"{cell(step.p50_ms, 9)}{cell(step.p95_ms, 9)}{cell(step.p99_ms, 9)}"
+            f"{cell(step.max_ms, 9)}{step.errors:>7}{cell(step.server_rss_mb, 9)}"
+            f"{cell(step.server_cpu_pct, 9)}{cell(step.server_cpu_ms_per_move, 8)}"
+            f"{cell(step.client_cpu_pct, 9)}{step.load_avg:>6.2f}"
+        )
+        if step.error_kinds:
+            lines.append(f"       errors: {step.error_kinds}")
+    for kind in ("floor", "real"):
+        knee = report.knee(kind)
+        if knee is None:
+            lines.append(f"knee ({kind}): no step kept p95 under {KNEE_P95_MS:g} ms")
+        else:
+            lines.append(
+                f"knee ({kind}): {knee.tables} tables, {knee.moves_per_s:.1f} moves/s "
+                f"with p95 {knee.p95_ms:.1f} ms"
+            )
+    return "\n".join(lines)
+
+
+def websocket_base(url: str) -> str:
+    """``ws://127.0.0.1:port`` for ``url``; only this machine may be targeted."""
+    parts = urlsplit(url)
+    if parts.hostname not in {"127.0.0.1", "localhost"} or parts.port is None:
+        raise ValueError("--url must be http://127.0.0.1:<port> (the benchmark stays local)")
+    return f"ws://127.0.0.1:{parts.port}"
+
+
+def run(
+    sweep: list[int],
+    *,
+    pace: float,
+    duration: float,
+    url: str | None,
+    server_pid: int | None,
+    floor: bool,
+    seed: int,
+    say: Any,
+) -> Report:
+    """Run the sweep: per step, the floor (when ``floor``) and then the real tables."""
+    database, layer = describe_setup()
+    say(f"creating {4 * max(sweep)} users and their sessions")
+    cookies = make_players(4 * max(sweep))
+    server = None
+    if url is None:
+        port = free_port()
+        server = start_server(os.environ["DATABASE_URL"], port)
+        base, pid = f"ws://127.0.0.1:{port}", server.pid
+        say(f"started daphne (pid {pid}) at {base}")
+    else:
+        base, pid = websocket_base(url), server_pid
+    report = Report(database, layer, pace, duration, [])
+    try:
+        for number, count in enumerate(sweep):
+            say(f"step {count} tables: seating players")
+            seatings = seat_tables(cookies, count)
+            kinds = ("floor", "real") if floor else ("real",)
+            for kind in kinds:
+                say(f"step {count} tables: {kind}")
+                step = asyncio.run(
+                    run_step(kind, base, seatings, pace, duration, pid, seed + number)
+                )
+                report.steps.append(step)
+                say(
+                    f"  {step.moves_per_s:.1f} moves/s, p50 {step.p50_ms} ms, "
+                    f"p95 {step.p95_ms} ms, errors {step.errors}"
+                )
+                asyncio.run(wait_until_idle(pid))
+    finally:
+        if server is not None:
+            stop_server(server)
+    return report

@@ -1,0 +1,86 @@
+"""``python manage.py loadtest``: paced websocket load on real tables, against a bare floor."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from games import loadtest
+
+#: Set in the copy of the command that runs on the benchmark's own SQLite file.
+OWN_DB_FLAG = "CARDROOM_LOADTEST_OWN_DB"
+
+
+class Command(BaseCommand):
+    help = (
+        "Load benchmark: N Belote tables of 4 websocket clients, one move per table every "
+        "--pace seconds; latency to all four players, for a sweep of N, beside a bare fan-out "
+        "floor. Uses DATABASE_URL/REDIS_URL when set, else its own SQLite file."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--tables",
+            default=",".join(str(n) for n in loadtest.DEFAULT_SWEEP),
+            help="table counts to sweep, comma-separated (default 25,50,100,200,400)",
+        )
+        parser.add_argument("--duration", type=float, default=20.0, help="seconds per step")
+        parser.add_argument("--pace", type=float, default=2.0, help="seconds between moves")
+        parser.add_argument(
+            "--url",
+            help="target a running server (http://127.0.0.1:PORT, started with LOADTEST_FLOOR=1 "
+            "and the same DATABASE_URL) instead of starting one",
+        )
+        parser.add_argument("--server-pid", type=int, help="with --url: the server's pid (RSS)")
+        parser.add_argument("--no-floor", action="store_true", help="skip the fan-out floor")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--json", help="also write the results to this JSON file")
+
+    def handle(self, *args, **options) -> None:
+        if "DATABASE_URL" not in os.environ and options["url"] is None:
+            self.rerun_on_own_database()
+            return
+        try:
+            sweep = sorted({int(n) for n in options["tables"].split(",") if n.strip()})
+        except ValueError:
+            raise CommandError("--tables takes whole numbers, e.g. 25,50,100") from None
+        if not sweep or min(sweep) < 1 or max(sweep) > 2000:
+            raise CommandError("--tables must be between 1 and 2000")
+        if not 0 < options["duration"] <= 600 or not 0.05 <= options["pace"] <= 60:
+            raise CommandError("--duration must be in (0, 600] and --pace in [0.05, 60]")
+        call_command("migrate", verbosity=0, interactive=False)
+        report = loadtest.run(
+            sweep,
+            pace=options["pace"],
+            duration=options["duration"],
+            url=options["url"],
+            server_pid=options["server_pid"],
+            floor=not options["no_floor"],
+            seed=options["seed"],
+            say=lambda text: self.stderr.write(text),
+        )
+        self.stdout.write(loadtest.format_report(report))
+        if options["json"]:
+            Path(options["json"]).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
+
+    def rerun_on_own_database(self) -> None:
+        """Run this command again on a fresh SQLite file (never the developer's db.sqlite3)."""
+        if os.environ.get(OWN_DB_FLAG):
+            raise CommandError("DATABASE_URL was not passed on; giving up")
+        path = Path(f"/tmp/cardroom-load-{os.getpid()}.sqlite3")
+        env = dict(os.environ, DATABASE_URL=f"sqlite:///{path}", **{OWN_DB_FLAG: "1"})
+        manage = Path(settings.BASE_DIR) / "manage.py"
+        try:
+            result = subprocess.run([sys.executable, str(manage), *sys.argv[1:]], env=env)
+        finally:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        if result.returncode:
+            raise CommandError(f"the load test failed (exit code {result.returncode})")
