@@ -44,6 +44,8 @@ SIM_NODES = 200
 HARD_CANDIDATES = 10
 HARD_WEIGHT = 2.5  # one stock card (ours or theirs) in the simulated turns, in shed units
 HARD_MAX_SAMPLES = 48
+HARD_MIN_SAMPLES = 8  # fewer worlds than this in the budget: play normal's choice
+HARD_MARGIN = 0.5  # how much better (in shed units) a candidate must look than normal's
 STOCK_LOOKAHEAD = 8  # hidden stock cards sampled per stock in a world
 
 # A planning position: (hand ranks sorted, table pile heights, centre tops sorted).
@@ -526,10 +528,15 @@ def choose_hard(
             rounds += 1
             if samples is None and time.perf_counter() > deadline:
                 break
-        best_i = max(
-            range(len(candidates)),
-            key=lambda i: (candidates[i][0] + HARD_WEIGHT * totals[i] / rounds, -i),
-        )
+        best_i = 0
+        if rounds >= min(HARD_MIN_SAMPLES, limit):
+            # Few worlds make a noisy estimate: leave normal's choice only by a clear margin.
+            value = [
+                candidates[i][0] + HARD_WEIGHT * totals[i] / rounds for i in range(len(totals))
+            ]
+            challenger = max(range(len(value)), key=lambda i: (value[i], -i))
+            if value[challenger] > value[0] + HARD_MARGIN:
+                best_i = challenger
     else:
         best_i = 0
     _, key, table = candidates[best_i]

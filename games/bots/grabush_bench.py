@@ -58,7 +58,10 @@ def bench_grabush(
     tasks = [(a, b, i % 2, seed + i, budget, players) for a, b in matchups for i in range(games)]
     started = time.perf_counter()
     if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        # fork where there is one: spawn would re-import the caller's __main__.
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        with context.Pool(workers) as pool:
             results = pool.map(_one, tasks, chunksize=1)
     else:
         results = [_one(task) for task in tasks]

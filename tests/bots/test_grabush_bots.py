@@ -299,3 +299,16 @@ def test_play_game_four_players_with_hard():
 def test_play_game_reports_the_cap():
     result = bots.play_game(["easy", "easy"], seed=2, budget=0.0, max_actions=5)
     assert result["result"] == "capped" and result["actions"] == 5
+
+
+def test_bench_counts_and_formats():
+    from games.bots.grabush_bench import bench_grabush, format_bench, wilson
+
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(90, 100)
+    assert 0.82 < lo < 0.9 < hi < 0.95
+    result = bench_grabush(2, 0.01, 2, 1, matchups=(("normal", "easy"),))
+    row = result["matchups"][0]
+    assert row["a_wins"] + row["b_wins"] + row["draws"] + row["capped"] == 2
+    assert set(result["times"]) == {"normal", "easy"}
+    assert "normal vs easy" in format_bench(result)
