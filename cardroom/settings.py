@@ -151,7 +151,16 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 refuses a 101st concurrent connection by default; hundreds of sockets
+            # joining their groups at once need more (measured by `manage.py loadtest`).
+            "CONFIG": {
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "max_connections": int(os.environ.get("REDIS_MAX_CONNECTIONS", "1000")),
+                    }
+                ]
+            },
         }
     }
     CACHES = {
