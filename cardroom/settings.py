@@ -222,6 +222,12 @@ BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 BOT_BUDGET = float(os.environ.get("BOT_BUDGET", "0.3"))
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
 
+# Presence: each server process refreshes its heartbeat this often while it holds table
+# sockets; a process silent for PRESENCE_STALE_SECONDS is taken for dead (killed, crashed) and
+# its players for gone.
+PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
+PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "30"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

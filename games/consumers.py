@@ -150,6 +150,7 @@ class TableConsumer(AuthenticatedConsumer):
             await self.send(text_data=render_flash(_("There is no table at this address.")))
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        presence.opened(self.channel_name, self.table_id, self.user.pk)
         self.group = f"table.{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
@@ -161,6 +162,7 @@ class TableConsumer(AuthenticatedConsumer):
     async def disconnect(self, code: int) -> None:
         if self.table_id is None:
             return
+        presence.closed(self.channel_name)
         await database_sync_to_async(presence.leave)(self.table_id, self.user, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await notify.send(self.group, notify.table_changed(0))

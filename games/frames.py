@@ -13,8 +13,9 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from .catalog import get_game
-from .models import ChatMessage, Match, Presence, Table
+from .models import ChatMessage, Match, Table
 from .play import current_match
+from .presence import live_presences
 from .presenters import belote as belote_presenter
 from .presenters import grabush as grabush_presenter
 
@@ -69,7 +70,7 @@ def table_context(table: Table, user: AbstractBaseUser, selected: str = "") -> d
     ``selected`` is the source this connection picked for a two-step play (Grabush).
     """
     spec = get_game(table.game)
-    online = set(Presence.objects.filter(table=table).values_list("user_id", flat=True))
+    online = set(live_presences().filter(table=table).values_list("user_id", flat=True))
     seats = _seat_rows(table, user, online, spec)
     me = next((seat["index"] for seat in seats if seat["is_me"]), None)
     match = current_match(table)
