@@ -50,7 +50,8 @@ def parse_frame(text: str | None) -> dict[str, Any]:
         message = json.loads(text)
     except ValueError:
         raise BadFrame(_("That request could not be read.")) from None
-    if not isinstance(message, dict) or message.get("op") not in TableConsumer.OPS:
+    op = message.get("op") if isinstance(message, dict) else None
+    if not isinstance(op, str) or op not in TableConsumer.OPS:
         raise BadFrame(_("That request is not something this table understands."))
     return message
 
@@ -62,7 +63,7 @@ def int_field(message: dict[str, Any], name: str) -> int:
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name})
     try:
         return int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: JSON's Infinity
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name}) from None
 
 
