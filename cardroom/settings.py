@@ -236,6 +236,12 @@ AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
 # a bare group fan-out websocket (the benchmark's floor). Never needed in production.
 LOADTEST_FLOOR = env_bool("LOADTEST_FLOOR")
 
+# Presence: each server process refreshes its heartbeat this often while it holds table
+# sockets; a process silent for PRESENCE_STALE_SECONDS is taken for dead (killed, crashed) and
+# its players for gone.
+PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
+PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "30"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

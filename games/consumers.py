@@ -50,7 +50,8 @@ def parse_frame(text: str | None) -> dict[str, Any]:
         message = json.loads(text)
     except ValueError:
         raise BadFrame(_("That request could not be read.")) from None
-    if not isinstance(message, dict) or message.get("op") not in TableConsumer.OPS:
+    op = message.get("op") if isinstance(message, dict) else None
+    if not isinstance(op, str) or op not in TableConsumer.OPS:
         raise BadFrame(_("That request is not something this table understands."))
     return message
 
@@ -62,7 +63,7 @@ def int_field(message: dict[str, Any], name: str) -> int:
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name})
     try:
         return int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: JSON's Infinity
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name}) from None
 
 
@@ -153,6 +154,7 @@ class TableConsumer(AuthenticatedConsumer):
             await self.send(text_data=render_flash(_("There is no table at this address.")))
             await self.close(code=CLOSE_NOT_FOUND)
             return
+        presence.opened(self.channel_name, self.table_id, self.user.pk)
         self.group = f"table.{self.table_id}"
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
@@ -164,6 +166,7 @@ class TableConsumer(AuthenticatedConsumer):
     async def disconnect(self, code: int) -> None:
         if self.table_id is None:
             return
+        presence.closed(self.channel_name)
         await database_sync_to_async(presence.leave)(self.table_id, self.user, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await notify.send(self.group, notify.table_changed(0))

@@ -16,8 +16,9 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from .catalog import get_game
-from .models import ChatMessage, Match, MatchPlayer, Presence, Seat, Table
+from .models import ChatMessage, Match, MatchPlayer, Seat, Table
 from .play import current_match
+from .presence import live_presences
 from .presenters import belote as belote_presenter
 from .presenters import grabush as grabush_presenter
 
@@ -69,7 +70,7 @@ def load_snapshot(table: Table) -> TableSnapshot:
     return TableSnapshot(
         table=table,
         seats=list(table.seats.select_related("user").order_by("index")),
-        online=frozenset(Presence.objects.filter(table=table).values_list("user_id", flat=True)),
+        online=frozenset(live_presences().filter(table=table).values_list("user_id", flat=True)),
         match=match,
         players=players or [],
         last_move=last or {},

@@ -296,11 +296,26 @@ class ChatMessage(models.Model):
         return f"{self.user}: {self.text[:40]}"
 
 
+class Server(models.Model):
+    """A server process holding websockets; its heartbeat (``seen_at``) keeps its presences live.
+
+    A process that dies without closing its sockets (SIGKILL, power loss) stops beating: its
+    presences are then ignored, and swept by the next live process (see games.presence).
+    """
+
+    name = models.CharField(max_length=100, primary_key=True)
+    seen_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Presence(models.Model):
     """One open websocket of a user at a table (presence dots; several tabs allowed)."""
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="presences")
     channel_name = models.CharField(max_length=200, unique=True)
     connected_at = models.DateTimeField(auto_now_add=True)
 

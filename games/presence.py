@@ -1,18 +1,74 @@
-"""Who is connected to a table: presence dots, and when a seated player went away."""
+"""Who is connected to a table: presence dots, and when a seated player went away.
+
+A presence row is one open socket, owned by the server process that holds it (a
+:class:`~games.models.Server` row). While a process holds table sockets, its heartbeat task
+refreshes ``Server.seen_at`` every ``PRESENCE_HEARTBEAT_SECONDS``. A process that dies without
+closing its sockets (SIGKILL, crash, power loss) stops beating: once it has been silent for
+``PRESENCE_STALE_SECONDS`` its presences no longer count, and the next heartbeat of any live
+process sweeps them, marks the players left without a live socket as away (from the dead
+process's last beat) and tells their tables, so presence dots are right again and a covering
+computer player takes over an absent player's turn after the usual grace period.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import secrets
+import socket
+from datetime import datetime, timedelta
+
+from channels.db import database_sync_to_async
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from .models import Match, MatchPlayer, Presence, Table
+from . import notify
+from .models import Match, MatchPlayer, Presence, Server, Table
+
+logger = logging.getLogger(__name__)
+
+_name: tuple[int, str] | None = None
+#: This process's open table sockets: channel name -> (table id, user id).
+_open: dict[str, tuple[int, int]] = {}
+_heartbeat: asyncio.Task | None = None
 
 
-def _running_seats(table_id: int, user: AbstractBaseUser):
+def server_name() -> str:
+    """This process's name; a forked child (test servers) gets a name of its own."""
+    global _name
+    pid = os.getpid()
+    if _name is None or _name[0] != pid:
+        _name = (pid, f"{socket.gethostname()}:{pid}:{secrets.token_hex(4)}")
+    return _name[1]
+
+
+def _cutoff() -> datetime:
+    return timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+
+
+def live_presences() -> QuerySet[Presence]:
+    """Presences held by server processes that are still beating."""
+    return Presence.objects.filter(server__seen_at__gte=_cutoff())
+
+
+def _running_seats(table_id: int, user_id: int) -> QuerySet[MatchPlayer]:
     return MatchPlayer.objects.filter(
-        match__table_id=table_id, match__status=Match.Status.RUNNING, user=user
+        match__table_id=table_id, match__status=Match.Status.RUNNING, user_id=user_id
     )
+
+
+def _beat() -> bool:
+    """Refresh this process's heartbeat; False when its row was missing (now recreated)."""
+    now = timezone.now()
+    if Server.objects.filter(name=server_name()).update(seen_at=now):
+        return True
+    Server.objects.update_or_create(name=server_name(), defaults={"seen_at": now})
+    return False
 
 
 def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
@@ -20,15 +76,103 @@ def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
     table = Table.objects.filter(code=code).only("pk").first()
     if table is None:
         return None
+    _beat()
     with transaction.atomic():
-        Presence.objects.create(table=table, user=user, channel_name=channel_name)
-        _running_seats(table.pk, user).update(away_since=None)
+        Presence.objects.create(
+            table=table, user=user, channel_name=channel_name, server_id=server_name()
+        )
+        _running_seats(table.pk, user.pk).update(away_since=None)
     return table.pk
 
 
 def leave(table_id: int, user: AbstractBaseUser, channel_name: str) -> None:
-    """Forget a connection; a player with no connection left is away from now on."""
+    """Forget a connection; a player with no live connection left is away from now on."""
     with transaction.atomic():
         Presence.objects.filter(channel_name=channel_name).delete()
-        if not Presence.objects.filter(table_id=table_id, user=user).exists():
-            _running_seats(table_id, user).update(away_since=timezone.now())
+        if not live_presences().filter(table_id=table_id, user=user).exists():
+            _running_seats(table_id, user.pk).update(away_since=timezone.now())
+
+
+def sweep() -> set[int]:
+    """Forget the presences of dead server processes; returns the tables that changed.
+
+    A player whose every socket died with its process is away since that process's last beat.
+    Several live processes may sweep at once: each step is idempotent.
+    """
+    dead = list(Server.objects.filter(seen_at__lt=_cutoff()))
+    if not dead:
+        return set()
+    last_seen = {server.name: server.seen_at for server in dead}
+    gone: dict[tuple[int, int], datetime] = {}
+    for table_id, user_id, server_id in Presence.objects.filter(server__in=dead).values_list(
+        "table_id", "user_id", "server_id"
+    ):
+        seen = last_seen[server_id]
+        gone[(table_id, user_id)] = max(seen, gone.get((table_id, user_id), seen))
+    with transaction.atomic():
+        Server.objects.filter(name__in=last_seen, seen_at__lt=_cutoff()).delete()
+        for (table_id, user_id), seen in gone.items():
+            if not live_presences().filter(table_id=table_id, user_id=user_id).exists():
+                _running_seats(table_id, user_id).filter(away_since=None).update(away_since=seen)
+    return {table_id for table_id, _ in gone}
+
+
+def tick(sockets: dict[str, tuple[int, int]]) -> set[int]:
+    """One heartbeat: refresh this process, restore its presences if another process swept
+    them (this one stalled for too long), and sweep dead processes."""
+    if not _beat() and sockets:
+        tables = set(
+            Table.objects.filter(pk__in={t for t, _ in sockets.values()}).values_list(
+                "pk", flat=True
+            )
+        )
+        users = set(
+            get_user_model()
+            .objects.filter(pk__in={u for _, u in sockets.values()})
+            .values_list("pk", flat=True)
+        )
+        Presence.objects.bulk_create(
+            [
+                Presence(table_id=t, user_id=u, channel_name=name, server_id=server_name())
+                for name, (t, u) in sockets.items()
+                if t in tables and u in users
+            ],
+            ignore_conflicts=True,
+        )
+    return sweep()
+
+
+async def _heartbeat_loop() -> None:
+    while _open:
+        try:
+            changed = await database_sync_to_async(tick)(dict(_open))
+        except Exception:
+            logger.exception("presence heartbeat failed")  # the database is down: try again
+            changed = set()
+        for table_id in changed:
+            try:
+                await notify.send(f"table.{table_id}", notify.table_changed(0))
+            except Exception:
+                logger.exception("could not tell table %s about a dead server", table_id)
+        await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+
+
+def opened(channel_name: str, table_id: int, user_id: int) -> None:
+    """A table socket of this process opened: keep the heartbeat running (event loop only)."""
+    global _heartbeat
+    _open[channel_name] = (table_id, user_id)
+    loop = asyncio.get_running_loop()
+    if _heartbeat is None or _heartbeat.done() or _heartbeat.get_loop() is not loop:
+        _heartbeat = loop.create_task(_heartbeat_loop())
+
+
+def closed(channel_name: str) -> None:
+    """A table socket of this process closed; the heartbeat stops with the last one."""
+    _open.pop(channel_name, None)
+    if (
+        not _open
+        and _heartbeat is not None
+        and not _heartbeat.done()
+        and _heartbeat.get_loop() is asyncio.get_running_loop()
+    ):
+        _heartbeat.cancel()

@@ -73,7 +73,8 @@ def signup(request: HttpRequest) -> HttpResponse:
     """Create an account, log it in and show its profile."""
     if request.user.is_authenticated:
         return redirect("profile", username=request.user.get_username())
-    form = SignupForm(request.POST or None)
+    # An empty POST is a submission too: it gets its errors, not a blank form.
+    form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -18,7 +18,7 @@ from ..tables import TableError
 
 
 def _report_page(request: HttpRequest, subject: str, file_report, back: str) -> HttpResponse:
-    form = ReportForm(request.POST or None)
+    form = ReportForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             file_report(form.reason())
