@@ -73,7 +73,11 @@ def bench_belote(
     ``budget`` is the seconds per decision given to the bots (only hard uses it); ``workers``
     processes share the matches. Returns per pairing the wins, matches, win rate, its 95% Wilson
     interval, the mean score margin and deals, and per level the decision-time median and 99th
-    percentile (seconds) over every decision it made.
+    percentile (seconds) over every decision it made. Pairings given no matches are left out.
+
+    With ``workers`` > 1 the matches run in spawned processes, which import the ``__main__``
+    module again: a script calling this must guard its entry point with
+    ``if __name__ == "__main__":`` (``manage.py`` and ``python -m games.bots.bench`` do).
     """
     tasks = []
     for pairing in pairings:
@@ -89,6 +93,8 @@ def bench_belote(
     summary: dict[str, Any] = {}
     for pairing in pairings:
         mine = [o for o in outcomes if o["pairing"] == pairing]
+        if not mine:
+            continue
         wins = sum(o["won"] for o in mine)
         low, high = wilson(wins, len(mine))
         summary[pairing] = {
@@ -96,10 +102,10 @@ def bench_belote(
             "goal": PAIRINGS[pairing][2],
             "matches": len(mine),
             "wins": wins,
-            "rate": wins / len(mine) if mine else 0.0,
+            "rate": wins / len(mine),
             "interval": (low, high),
-            "mean_margin": statistics.mean(o["margin"] for o in mine) if mine else 0.0,
-            "mean_deals": statistics.mean(o["deals"] for o in mine) if mine else 0.0,
+            "mean_margin": statistics.mean(o["margin"] for o in mine),
+            "mean_deals": statistics.mean(o["deals"] for o in mine),
         }
         for o in mine:
             for level, values in o["times"].items():
