@@ -78,8 +78,11 @@ def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
         return None
     _beat()
     with transaction.atomic():
-        Presence.objects.create(
-            table=table, user=user, channel_name=channel_name, server_id=server_name()
+        # A channel name is unique while its socket lives; a row left by a socket whose
+        # disconnect was never processed is simply taken over.
+        Presence.objects.update_or_create(
+            channel_name=channel_name,
+            defaults={"table": table, "user": user, "server_id": server_name()},
         )
         _running_seats(table.pk, user.pk).update(away_since=None)
     return table.pk

@@ -203,7 +203,10 @@ async def fuzz_table(user, table: Table, batch: list[str | bytes]) -> list[str]:
     socket = await connect(user, f"/ws/table/{table.code}/")
     try:
         assert 'id="connection"' in await socket.receive_from(timeout=REPLY_TIMEOUT)
-        await socket.receive_from(timeout=REPLY_TIMEOUT)  # the refresh our arrival caused
+        # Our arrival may refresh our view once (when it changes what we see, e.g. a seated
+        # player's presence dot); wait for the table to fall quiet.
+        while not await socket.receive_nothing(timeout=0.1):
+            await socket.receive_from()
         replies = []
         for frame in batch:
             await socket.send_input(receive_event(frame))

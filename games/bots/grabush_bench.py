@@ -9,33 +9,14 @@ Run it with ``python -m games.bots.grabush_bench --games 200 --workers 2``.
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import time
 from typing import Any
 
 from .grabush import play_game
+from .stats import percentile, wilson
 
 MATCHUPS: tuple[tuple[str, str], ...] = (("normal", "easy"), ("hard", "normal"))
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion ``wins / n`` ((0, 1) when ``n`` is 0)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))
-    return ordered[index]
 
 
 def _one(task: tuple[str, str, int, int, float, int]) -> dict[str, Any]:
@@ -104,8 +85,8 @@ def bench_grabush(
         "times": {
             level: {
                 "decisions": len(values),
-                "median_ms": 1000 * _percentile(values, 0.5),
-                "p99_ms": 1000 * _percentile(values, 0.99),
+                "median_ms": 1000 * percentile(values, 0.5),
+                "p99_ms": 1000 * percentile(values, 0.99),
                 "max_ms": 1000 * max(values, default=0.0),
             }
             for level, values in sorted(times.items())

@@ -265,7 +265,7 @@ def test_play_match_with_hard_seats() -> None:
 
 
 def test_bench_summarises_matches() -> None:
-    from games.bots import bench
+    from games.bots import belote_bench as bench
 
     low, high = bench.wilson(90, 100)
     assert 0.82 < low < 0.9 < high < 0.95

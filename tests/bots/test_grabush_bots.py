@@ -302,7 +302,8 @@ def test_play_game_reports_the_cap():
 
 
 def test_bench_counts_and_formats():
-    from games.bots.grabush_bench import bench_grabush, format_bench, wilson
+    from games.bots.grabush_bench import bench_grabush, format_bench
+    from games.bots.stats import wilson
 
     assert wilson(0, 0) == (0.0, 1.0)
     lo, hi = wilson(90, 100)

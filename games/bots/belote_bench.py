@@ -1,6 +1,6 @@
 """Measure the Belote bots: win rates between levels and decision times (pure, no Django).
 
-Run ``python -m games.bots.bench --matches 200 --hard-matches 40 --budget 0.3 --workers 2``.
+Run ``python -m games.bots.belote_bench --matches 200 --hard-matches 40 --budget 0.3 --workers 2``.
 
 ``bench_belote(matches, budget, workers)`` plays normal against easy and hard against normal, the
 stronger level on seats 0 and 2 in even-numbered matches and on seats 1 and 3 in odd ones, each
@@ -11,30 +11,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import statistics
 import time
 from typing import Any
 
 from games.bots import belote as bots
+from games.bots.stats import percentile, wilson
 
 #: (stronger level, weaker level) pairings measured, with the win rate each should reach.
 PAIRINGS: dict[str, tuple[str, str, float]] = {
     "normal-vs-easy": ("normal", "easy", 0.90),
     "hard-vs-normal": ("hard", "normal", 0.55),
 }
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% by default)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _one_match(task: tuple[str, int, float, int, int]) -> dict[str, Any]:
@@ -51,11 +40,6 @@ def _one_match(task: tuple[str, int, float, int, int]) -> dict[str, Any]:
         "deals": result["deals"],
         "times": result["times"],
     }
-
-
-def _percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def bench_belote(
@@ -77,7 +61,7 @@ def bench_belote(
 
     With ``workers`` > 1 the matches run in spawned processes, which import the ``__main__``
     module again: a script calling this must guard its entry point with
-    ``if __name__ == "__main__":`` (``manage.py`` and ``python -m games.bots.bench`` do).
+    ``if __name__ == "__main__":`` (``manage.py`` and ``python -m games.bots.belote_bench`` do).
     """
     tasks = []
     for pairing in pairings:
@@ -120,7 +104,7 @@ def bench_belote(
             level: {
                 "decisions": len(values),
                 "median": statistics.median(values),
-                "p99": _percentile(values, 0.99),
+                "p99": percentile(values, 0.99),
                 "max": max(values),
             }
             for level, values in sorted(times.items())
