@@ -98,7 +98,10 @@ async def test_pending_bot_turn_resumes_when_someone_connects():
     await me.disconnect()
 
 
-async def test_turn_timer_hands_the_turn_to_a_bot_until_the_player_acts():
+async def test_turn_timer_hands_the_turn_to_a_bot_until_the_player_acts(settings):
+    # Once covered, every seat plays itself; a pause between automatic moves keeps the match
+    # from running to its end before the player takes the seat back.
+    settings.BOT_DELAY_SECONDS = 1.0
     users = await sync_to_async(make_players)(1)
     owner = users[0]
     table = await sync_to_async(table_with_bots)(owner, turn_seconds=15)
