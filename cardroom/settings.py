@@ -86,6 +86,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES",
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_USERNAME_CALLABLE = "games.views.accounts.axes_username"
 
 # A strict Content-Security-Policy: no inline script or style anywhere; htmx runs without eval
 # (see the htmx-config meta tag in base.html).

@@ -174,14 +174,15 @@ class TableConsumer(AuthenticatedConsumer):
 
     # -- frames ------------------------------------------------------------------------------
 
-    def _frame(self, flash: str, full: bool, event: str) -> str | None:
-        """This connection's frame, or None when it would show exactly what it last showed."""
+    def _frame(self, flash: str, full: bool, event: str, force: bool) -> str | None:
+        """This connection's frame, or None when it would show exactly what it last showed
+        (unless ``force``: a request of this connection always gets an answer)."""
         if event:
             snapshot = event_snapshot(self.table_id, event)
         else:
             snapshot = load_snapshot(Table.objects.get(pk=self.table_id))
         shown = (snapshot.key, self.selected)
-        if shown == self.shown and not flash and not full:
+        if shown == self.shown and not (flash or full or force):
             return None
         self.shown = shown
         return render_frame(
@@ -193,9 +194,11 @@ class TableConsumer(AuthenticatedConsumer):
             snapshot=snapshot,
         )
 
-    async def send_frame(self, flash: str = "", *, full: bool = False, event: str = "") -> None:
+    async def send_frame(
+        self, flash: str = "", *, full: bool = False, event: str = "", force: bool = False
+    ) -> None:
         """Render and send this connection's view (``event``: the change that asked for it)."""
-        frame = await database_sync_to_async(self._frame)(flash, full, event)
+        frame = await database_sync_to_async(self._frame)(flash, full, event, force)
         if frame is not None:
             await self.send(text_data=frame)
 
@@ -282,7 +285,7 @@ class TableConsumer(AuthenticatedConsumer):
         if not isinstance(source, str) or len(source) > 40:
             raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "source"})
         self.selected = source
-        await self.send_frame()
+        await self.send_frame(force=True)
 
     async def op_chat(self, message: dict[str, Any]) -> None:
         line = await database_sync_to_async(chat.post_message)(

@@ -213,7 +213,7 @@ async def fuzz_table(user, table: Table, batch: list[str | bytes]) -> list[str]:
             replies.append(await socket.receive_from(timeout=REPLY_TIMEOUT))
         assert await socket.receive_nothing(timeout=0.02)  # nothing else, nothing broadcast
     finally:
-        await socket.disconnect()
+        await socket.disconnect(timeout=10)  # let the consumer finish its clean-up
     return replies
 
 
@@ -292,7 +292,7 @@ async def fuzz_lobby(user, batch: list[str | bytes]) -> None:
     assert await socket.receive_nothing(timeout=0.05)  # ignored, and the socket stays open
     await socket.send_to(text_data="{}")
     assert await socket.receive_nothing(timeout=0.01)
-    await socket.disconnect()
+    await socket.disconnect(timeout=10)
 
 
 @FUZZ

@@ -68,6 +68,14 @@ class CardroomAuthenticationForm(AuthenticationForm):
 login_view = LoginView.as_view(authentication_form=CardroomAuthenticationForm)
 
 
+def axes_username(request: HttpRequest, credentials: dict | None = None) -> str | None:
+    """The username django-axes records for a log-in attempt, cut to its column's 255
+    characters (an over-long username must be refused, not crash PostgreSQL)."""
+    source = credentials if credentials else getattr(request, "POST", {})
+    username = source.get("username")
+    return None if username is None else str(username)[:255]
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     """Create an account, log it in and show its profile."""
