@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from games.bots import belote as bots
 from games.engines import belote
+from tests.engines import belote_helpers
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -22,26 +23,16 @@ def choose(level: str, view: dict, seed: int = 0) -> str:
 def stack(dealer: int, hands: dict[int, Sequence[str]]) -> list[str]:
     """A deck dealing ``hands[seat]`` (partial is fine) to each seat, leftovers filling up."""
     rest = [c for c in belote.CARDS if not any(c in h for h in hands.values())]
-    full = {}
+    full = []
     for seat in range(4):
         h = list(hands.get(seat, ()))
         while len(h) < 8:
             h.append(rest.pop(0))
-        full[seat] = h
-    deck = [""] * 32
-    for i in range(4):
-        h = full[(dealer + 1 + i) % 4]
-        deck[3 * i : 3 * i + 3] = h[0:3]
-        deck[12 + 2 * i : 14 + 2 * i] = h[3:5]
-        deck[20 + 3 * i : 23 + 3 * i] = h[5:8]
-    assert sorted(deck) == sorted(belote.CARDS)
-    return deck
+        full.append(h)
+    return belote_helpers.stack(dealer, full)
 
 
-def play(state: belote.State, *actions: str) -> belote.State:
-    for action in actions:
-        state = belote.apply(state, state.to_act, action)
-    return state
+play = belote_helpers.calls
 
 
 def me(state: belote.State) -> dict:
