@@ -256,17 +256,7 @@ class ReportAdmin(admin.ModelAdmin):
         "resolved_at",
         "resolved_by",
     )
-    readonly_fields = (
-        "reporter",
-        "reported_user",
-        "reason",
-        "reported_message",
-        "table_link",
-        "recent_chat",
-        "created_at",
-        "resolved_at",
-        "resolved_by",
-    )
+    readonly_fields = fields[1:]  # only the status is the moderator's to change
     actions = ["resolve_reports"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
