@@ -118,9 +118,18 @@ class Driver:
         self.task: asyncio.Task | None = None
         self.waiting = False
         self.again = False
+        self.last_event = ""
 
-    def kick(self) -> None:
-        """Something changed: re-read the table (now, or once the current move is made)."""
+    def kick(self, event: str = "") -> None:
+        """Something changed: re-read the table (now, or once the current move is made).
+
+        ``event`` names the change; every connection of this process hears each change, but
+        one look per change is enough.
+        """
+        if event:
+            if event == self.last_event:
+                return
+            self.last_event = event
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self.run())
@@ -169,12 +178,13 @@ class Driver:
 _drivers: dict[int, Driver] = {}
 
 
-def kick(table_id: int) -> None:
-    """Make sure this table's automatic moves happen (call from the event loop)."""
+def kick(table_id: int, event: str = "") -> None:
+    """Make sure this table's automatic moves happen (call from the event loop); ``event``
+    is the id of the change that prompted the call, if any."""
     driver = _drivers.get(table_id)
     if driver is None:
         driver = _drivers[table_id] = Driver(table_id)
-    driver.kick()
+    driver.kick(event)
 
 
 async def stop_all() -> None:

@@ -206,7 +206,7 @@ class TableConsumer(AuthenticatedConsumer):
         await self.send(text_data=render_flash(message))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        autoplay.kick(self.table_id)
+        autoplay.kick(self.table_id, event.get("event", ""))
         await self.send_frame(event=event.get("event", ""))
 
     async def chat_message(self, event: dict[str, Any]) -> None:
