@@ -170,7 +170,7 @@ class Driver:
         except TableError:
             logger.exception("a bot's move was refused at table %s", self.table_id)
             raise
-        await notify.send(f"table.{self.table_id}", notify.table_changed(0))
+        await notify.send(notify.table_group(self.table_id), notify.table_changed())
         if match.status != Match.Status.RUNNING:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 

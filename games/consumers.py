@@ -155,13 +155,13 @@ class TableConsumer(AuthenticatedConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         presence.opened(self.channel_name, self.table_id, self.user.pk)
-        self.group = f"table.{self.table_id}"
+        self.group = notify.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
         await self.send_frame(full=True)
         # Everyone's presence dots change; a pending computer move resumes (e.g. after a
         # server restart) through the table-changed handler.
-        await notify.send(self.group, notify.table_changed(0))
+        await notify.send(self.group, notify.table_changed())
 
     async def disconnect(self, code: int) -> None:
         if self.table_id is None:
@@ -169,7 +169,7 @@ class TableConsumer(AuthenticatedConsumer):
         presence.closed(self.channel_name)
         await database_sync_to_async(presence.leave)(self.table_id, self.user, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        await notify.send(self.group, notify.table_changed(0))
+        await notify.send(self.group, notify.table_changed())
         autoplay.kick(self.table_id)  # an absent player's turn may now run out
 
     # -- frames ------------------------------------------------------------------------------
@@ -234,7 +234,7 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def changed(self, *, lobby: bool) -> None:
         """Tell everyone at the table (and the lobby, when its list changed) to refresh."""
-        await notify.send(self.group, notify.table_changed(0))
+        await notify.send(self.group, notify.table_changed())
         if lobby:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 

@@ -129,15 +129,9 @@ def _seat_rows(snapshot: TableSnapshot, user: AbstractBaseUser, spec) -> list[di
     return rows
 
 
-def announcement(
-    match: Match | None, names: dict[int, str], last: dict[str, Any] | None = None
-) -> str:
-    """A sentence for screen readers about the last accepted move (``last``: that move's
-    ``seat`` and ``action``, read from the match when not given)."""
-    if match is None:
-        return ""
-    if last is None:
-        last = match.moves.order_by("-seq").values("seat", "action").first()
+def announcement(match: Match, names: dict[int, str], last: dict[str, Any]) -> str:
+    """A sentence for screen readers about the last accepted move (``last``: its ``seat``
+    and ``action``; empty before the first move)."""
     if not last:
         return _("The match has started.")
     words = PRESENTERS[match.game].describe(last["action"])

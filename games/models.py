@@ -71,11 +71,6 @@ class Table(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("table", args=[self.code])
 
-    @property
-    def group_name(self) -> str:
-        """The channel-layer group of everyone watching this table."""
-        return f"table.{self.pk}"
-
 
 class Seat(models.Model):
     """One chair at a table: empty, a user, or (later) a computer player."""

@@ -81,7 +81,7 @@ def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Sanction:
             "match__table_id", flat=True
         )
     ):
-        notify.send_sync(f"table.{table_id}", notify.table_changed(0))
+        notify.send_sync(notify.table_group(table_id), notify.table_changed())
     return sanction
 
 
@@ -102,7 +102,7 @@ def abort_table(table_id: int) -> Table:
         )
         table.status = Table.Status.ABORTED
         bump(table, "status")
-    notify.send_sync(table.group_name, notify.table_changed(table.revision))
+    notify.send_sync(notify.table_group(table.pk), notify.table_changed())
     notify.send_sync(notify.LOBBY_GROUP, notify.lobby_changed())
     return table
 
@@ -112,7 +112,7 @@ def set_hidden(messages: QuerySet[ChatMessage], hidden: bool) -> int:
     table_ids = set(messages.values_list("table_id", flat=True))
     count = messages.update(hidden=hidden)
     for table_id in table_ids:
-        notify.send_sync(f"table.{table_id}", {"type": "chat.refresh"})
+        notify.send_sync(notify.table_group(table_id), {"type": "chat.refresh"})
     return count
 
 

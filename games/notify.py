@@ -14,13 +14,18 @@ from channels.layers import get_channel_layer
 LOBBY_GROUP = "lobby"
 
 
-def table_changed(revision: int) -> dict[str, Any]:
+def table_group(table_id: int) -> str:
+    """The channel-layer group of everyone connected to a table."""
+    return f"table.{table_id}"
+
+
+def table_changed() -> dict[str, Any]:
     """The event sent to a table's group after any visible change.
 
     ``event`` names this one change: the connections it reaches in one process share a single
     read of the table for it (see ``frames.event_snapshot``).
     """
-    return {"type": "table.changed", "revision": revision, "event": secrets.token_hex(8)}
+    return {"type": "table.changed", "event": secrets.token_hex(8)}
 
 
 def lobby_changed() -> dict[str, Any]:

@@ -154,7 +154,7 @@ async def _heartbeat_loop() -> None:
             changed = set()
         for table_id in changed:
             try:
-                await notify.send(f"table.{table_id}", notify.table_changed(0))
+                await notify.send(notify.table_group(table_id), notify.table_changed())
             except Exception:
                 logger.exception("could not tell table %s about a dead server", table_id)
         await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)

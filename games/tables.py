@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from .bots import LEVEL_NAMES
 from .catalog import get_game
 from .models import Seat, Table
 
@@ -105,8 +106,6 @@ def leave_seat(table_id: int, user: AbstractBaseUser) -> Table:
 def set_bot(table_id: int, user: AbstractBaseUser, index: int, level: str) -> Table:
     """The table's creator puts a computer player of ``level`` in a free seat, or, with an
     empty ``level``, takes one away."""
-    from .bots import LEVEL_NAMES
-
     with transaction.atomic():
         table = lock_table(table_id)
         if table.owner_id != user.pk:
