@@ -73,6 +73,21 @@ def test_an_overlong_username_at_log_in_is_refused_not_a_crash(client):
 
 
 @pytest.mark.django_db
+def test_forms_and_htmx_requests_need_the_csrf_token(make_user):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(make_user("host"))
+    page = client.get("/")
+    token = str(page.context["csrf_token"])
+    assert f'hx-headers=\'{{"x-csrftoken": "{token}"}}\'' in page.content.decode()
+    data = {"game": "belote", "options-target": "151", "options-declarations": "separate"}
+    assert client.post(reverse("new_table"), data).status_code == 403
+    assert Table.objects.count() == 0
+    # What htmx sends: the token in the X-CSRFToken header, as base.html sets it up.
+    response = client.post(reverse("new_table"), data, headers={"X-CSRFToken": token})
+    assert response.status_code == 302 and Table.objects.count() == 1
+
+
+@pytest.mark.django_db
 def test_strict_content_security_policy_on_pages(client, make_user):
     client.force_login(make_user("reader"))
     for url in ["/", "/rules/belote/", "/accounts/password_change/"]:

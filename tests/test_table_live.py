@@ -126,7 +126,7 @@ async def _started(count: int = 4):
 async def assert_refused(communicator, message: dict, text: str, table: Table) -> None:
     before = await sync_to_async(match_of)(table)
     await drain(communicator, timeout=0.05)
-    await send(communicator, **message) if isinstance(message, dict) else None
+    await send(communicator, **message)
     frame = await receive_until(communicator, "flash-visible")
     assert text in frame, frame
     after = await sync_to_async(match_of)(table)
@@ -146,7 +146,9 @@ async def test_bad_input_changes_nothing_and_gets_a_message():
     await assert_refused(
         waiter, {"op": "play", "action": "pass", "version": version}, "not your turn", table
     )
-    await assert_refused(mover, {"op": "play", "action": "JX", "version": version}, "", table)
+    await assert_refused(
+        mover, {"op": "play", "action": "JX", "version": version}, "is not a call", table
+    )
     await assert_refused(
         mover, {"op": "play", "action": "pass", "version": "0x"}, "valid version", table
     )
