@@ -31,6 +31,11 @@ def _bot_level_choices() -> list[tuple[str, str]]:
     return [("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard"))]
 
 
+def computer_name(level: str) -> str:
+    """How a computer player is named on a seat: "Computer (normal)"."""
+    return _("Computer (%(level)s)") % {"level": dict(_bot_level_choices()).get(level, level)}
+
+
 @dataclass(frozen=True)
 class TableSnapshot:
     """The rows every connection to a table shows, read once (per change event, see
@@ -111,7 +116,7 @@ def _seat_rows(snapshot: TableSnapshot, user: AbstractBaseUser, spec) -> list[di
         if seat.user is not None:
             name = seat.user.get_username()
         elif seat.bot_level:
-            name = _("Computer (%(level)s)") % {"level": dict(_bot_level_choices())[seat.bot_level]}
+            name = computer_name(seat.bot_level)
         else:
             name = ""
         rows.append(

@@ -18,9 +18,10 @@ from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext as _
 
 from .catalog import GAMES, GameSpec, get_game
-from .frames import PRESENTERS
+from .frames import PRESENTERS, computer_name
 from .models import GAME_CHOICES, Match, MatchPlayer, Outcome, Rating, RatingChange
 from .presenters.belote import score_sheet
+from .replay import logged_moves, state_after
 
 #: Matches a profile lists per page.
 MATCHES_PER_PAGE = 20
@@ -46,7 +47,7 @@ def player_name(player: MatchPlayer) -> str:
     if player.user_id is not None and player.user is not None:
         return player.user.get_username()
     if player.bot_level:
-        return _("Computer (%(level)s)") % {"level": player.bot_level}
+        return computer_name(player.bot_level)
     return "—"
 
 
@@ -303,15 +304,13 @@ def replay_step(match: Match, step: Any) -> dict[str, Any]:
     """
     spec = get_game(match.game)
     players = list(match.players.select_related("user").order_by("seat"))
-    moves = list(match.moves.order_by("seq").values_list("seat", "action"))
+    moves = logged_moves(match)
     total = len(moves)
     try:
         step = min(max(int(step), 0), total)
     except (TypeError, ValueError):
         step = total
-    state = spec.new_state(match.seed, match.options)
-    for seat, action in moves[:step]:
-        state = spec.apply_logged(state, seat, action)
+    state = state_after(match, moves[:step])
     seats = replay_seats(players)
     names = {seat["index"]: seat["name"] for seat in seats}
     engine = spec.engine
