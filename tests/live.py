@@ -46,3 +46,11 @@ def leaked_cards(frame: str, hidden: set[str]) -> set[str]:
         if f'value="{code}"' in frame or card_name(code) in frame:
             shown.add(code)
     return shown
+
+
+async def close_code(communicator: WebsocketCommunicator, timeout: float = 3) -> int:
+    """Skip frames until the server closes the socket; return its close code."""
+    while True:
+        output = await communicator.receive_output(timeout=timeout)
+        if output["type"] == "websocket.close":
+            return output["code"]

@@ -15,7 +15,7 @@ from games.consumers import CLOSE_BANNED, CLOSE_FLOOD, FRAME_BURST
 from games.models import ChatMessage, Match, Report, Sanction, Table
 from games.tables import TableError
 
-from .live import connect, send
+from .live import close_code, connect, send
 from .test_table_live import OPTIONS, drain, make_players, receive_until, seated_table
 
 PASSWORD = "pw-123456789"
@@ -133,11 +133,7 @@ async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
         client, "auth_user", "ban_users", [users[1].pk], apply="1", reason="Cheating"
     )
     for communicator in (banned, lobby):
-        while True:
-            output = await communicator.receive_output(timeout=3)
-            if output["type"] == "websocket.close":
-                assert output["code"] == CLOSE_BANNED
-                break
+        assert await close_code(communicator) == CLOSE_BANNED
     await drain(other, 0.1)
     await send(other, op="chat", text="still here")
     assert "still here" in await receive_until(other, "chat-line")
@@ -236,11 +232,7 @@ async def test_a_flood_of_frames_is_cut_off_and_the_table_goes_on():
     calm = await connect(users[0], f"/ws/table/{table.code}/")
     for _ in range(FRAME_BURST + 5):
         await flooder.send_to(text_data='{"op": "leave"}')
-    while True:
-        output = await flooder.receive_output(timeout=3)
-        if output["type"] == "websocket.close":
-            assert output["code"] == CLOSE_FLOOD
-            break
+    assert await close_code(flooder) == CLOSE_FLOOD
     await drain(calm, 0.1)
     await send(calm, op="sit", seat="0")
     assert "player0 (you)" in await receive_until(calm, "player0 (you)")
