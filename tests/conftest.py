@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test gets its own channel layer: channels-redis keeps per-event-loop receive state
+    (a lock, a count of receivers), and every async test runs on a new loop."""
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
 
 
 @pytest.fixture

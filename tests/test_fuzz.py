@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 from django.http import QueryDict
 from django.test import Client
@@ -153,9 +152,6 @@ def run() -> Iterator[Callable[[Coroutine], Any]]:
     loop.call_soon_threadsafe(loop.stop)
     thread.join(timeout=10)
     loop.close()
-    # The channel layer's locks and connections belong to this loop now: later tests must get
-    # a fresh layer (channels-redis would otherwise find a lock bound to a closed loop).
-    channel_layers.backends.clear()
 
 
 def snapshot(table: Table) -> tuple:
