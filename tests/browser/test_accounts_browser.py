@@ -17,4 +17,5 @@ def test_sign_up_and_land_on_profile(live_server_url, new_page):
     expect(page.get_by_role("heading", level=1)).to_have_text("alice")
     expect(page.get_by_role("status")).to_contain_text("Welcome to Cardroom, alice!")
     # The stylesheet and htmx are served (whitenoise), not 404s.
-    page.wait_for_function("typeof htmx === 'object'")  # deferred scripts ran
+    page.wait_for_load_state("load")  # deferred scripts have run by the load event
+    assert page.evaluate("typeof htmx") == "object"
