@@ -15,6 +15,7 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -26,6 +27,7 @@ from . import notify, play
 from .bots import get_bot
 from .catalog import get_game
 from .models import Match, MatchPlayer
+from .snapshots import TableSnapshot, snapshot_for
 from .tables import TableError
 
 logger = logging.getLogger(__name__)
@@ -47,19 +49,22 @@ class Pending:
     cover: bool
 
 
-def pending_move(table_id: int) -> Pending | None:
-    """The next move a computer player owes at this table, or None (humans to play)."""
-    match = (
-        Match.objects.filter(table_id=table_id, status=Match.Status.RUNNING)
-        .select_related("table")
-        .order_by("-number")
-        .first()
-    )
-    if match is None:
+def pending_move(table_id: int, event: dict[str, Any] | None = None) -> Pending | None:
+    """The next move a computer player owes at this table, or None (humans to play).
+
+    ``event`` is the change that prompted the look: its read of the table is shared with the
+    connections that render it (see :func:`games.snapshots.event_snapshot`).
+    """
+    return pending_in(snapshot_for(table_id, event))
+
+
+def pending_in(snapshot: TableSnapshot) -> Pending | None:
+    """The next automatic move of the table read in ``snapshot`` (see :func:`pending_move`)."""
+    match, state = snapshot.match, snapshot.state
+    if match is None or match.status != Match.Status.RUNNING:
         return None
     spec = get_game(match.game)
-    state = spec.engine.loads(match.state)
-    players = {player.seat: player for player in match.players.select_related("user")}
+    players = {player.seat: player for player in snapshot.players}
     now = timezone.now()
     seats = [state.to_act] if state.to_act is not None else []
     # Out-of-turn rights (Grabush penalties) held by computer players are answered too.
@@ -70,6 +75,7 @@ def pending_move(table_id: int) -> Pending | None:
         and (player.bot_level or player.covered)
         and spec.engine.legal_actions(state, seat)
     ]
+    table_id, turn_seconds = snapshot.table.pk, snapshot.table.turn_seconds
     for seat in seats:
         player = players[seat]
         if player.bot_level:
@@ -79,8 +85,8 @@ def pending_move(table_id: int) -> Pending | None:
         if seat != state.to_act:
             continue
         deadlines = []
-        if match.table.turn_seconds and match.turn_started_at:
-            deadlines.append(match.turn_started_at + timedelta(seconds=match.table.turn_seconds))
+        if turn_seconds and match.turn_started_at:
+            deadlines.append(match.turn_started_at + timedelta(seconds=turn_seconds))
         if player.away_since:
             deadlines.append(player.away_since + timedelta(seconds=settings.AWAY_GRACE_SECONDS))
         if deadlines:
@@ -119,17 +125,20 @@ class Driver:
         self.waiting = False
         self.again = False
         self.last_event = ""
+        #: The change to read the table for on the next look (None: a fresh read).
+        self.event: dict[str, Any] | None = None
 
-    def kick(self, event: str = "") -> None:
+    def kick(self, event: dict[str, Any] | None = None) -> None:
         """Something changed: re-read the table (now, or once the current move is made).
 
-        ``event`` names the change; every connection of this process hears each change, but
-        one look per change is enough.
+        ``event`` is the change (a ``table.changed`` event); every connection of this process
+        hears each change, but one look per change is enough.
         """
-        if event:
-            if event == self.last_event:
+        if event is not None:
+            if event.get("event") == self.last_event:
                 return
-            self.last_event = event
+            self.last_event = event.get("event", "")
+        self.event = event
         loop = asyncio.get_running_loop()
         if self.task is None or self.task.done() or self.task.get_loop() is not loop:
             self.task = loop.create_task(self.run())
@@ -143,7 +152,8 @@ class Driver:
         try:
             while True:
                 self.again = False
-                pending = await database_sync_to_async(pending_move)(self.table_id)
+                event, self.event = self.event, None
+                pending = await database_sync_to_async(pending_move)(self.table_id, event)
                 if pending is None:
                     if self.again:
                         continue
@@ -170,7 +180,7 @@ class Driver:
         except TableError:
             logger.exception("a bot's move was refused at table %s", self.table_id)
             raise
-        await notify.send(notify.table_group(self.table_id), notify.table_changed())
+        await notify.send(notify.table_group(self.table_id), notify.table_changed(move=True))
         if match.status != Match.Status.RUNNING:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 
@@ -178,9 +188,9 @@ class Driver:
 _drivers: dict[int, Driver] = {}
 
 
-def kick(table_id: int, event: str = "") -> None:
+def kick(table_id: int, event: dict[str, Any] | None = None) -> None:
     """Make sure this table's automatic moves happen (call from the event loop); ``event``
-    is the id of the change that prompted the call, if any."""
+    is the ``table.changed`` event that prompted the call, if any."""
     driver = _drivers.get(table_id)
     if driver is None:
         driver = _drivers[table_id] = Driver(table_id)

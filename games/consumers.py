@@ -18,10 +18,11 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from . import autoplay, chat, notify, play, presence, tables
-from .frames import event_snapshot, load_snapshot, recent_chat, render_flash, render_frame
+from .frames import recent_chat, render_flash, render_frame
 from .lobby import render_lobby_frame
 from .models import Match, Table
 from .moderation import user_group
+from .snapshots import snapshot_for
 
 #: Close code for a handshake refused because nobody is logged in.
 CLOSE_UNAUTHENTICATED = 4401
@@ -143,7 +144,9 @@ class TableConsumer(AuthenticatedConsumer):
     selected: str = ""
     #: What the last frame sent showed (snapshot key and selection): an unchanged view is
     #: not rendered and sent again.
-    shown: tuple | None = None
+    seen: tuple | None = None
+    #: What each region of this connection's page shows (see ``games.regions``).
+    shown: dict[str, Any]
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -155,6 +158,7 @@ class TableConsumer(AuthenticatedConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         presence.opened(self.channel_name, self.table_id, self.user.pk)
+        self.shown = {}
         self.group = notify.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
@@ -174,17 +178,16 @@ class TableConsumer(AuthenticatedConsumer):
 
     # -- frames ------------------------------------------------------------------------------
 
-    def _frame(self, flash: str, full: bool, event: str, force: bool) -> str | None:
+    def _frame(
+        self, flash: str, full: bool, event: dict[str, Any] | None, force: bool
+    ) -> str | None:
         """This connection's frame, or None when it would show exactly what it last showed
         (unless ``force``: a request of this connection always gets an answer)."""
-        if event:
-            snapshot = event_snapshot(self.table_id, event)
-        else:
-            snapshot = load_snapshot(Table.objects.get(pk=self.table_id))
-        shown = (snapshot.key, self.selected)
-        if shown == self.shown and not (flash or full or force):
+        snapshot = snapshot_for(self.table_id, event)
+        seen = (snapshot.key, self.selected)
+        if seen == self.seen and not (flash or full or force):
             return None
-        self.shown = shown
+        self.seen = seen
         return render_frame(
             snapshot.table,
             self.user,
@@ -192,10 +195,16 @@ class TableConsumer(AuthenticatedConsumer):
             full=full,
             selected=self.selected,
             snapshot=snapshot,
+            shown=self.shown,
         )
 
     async def send_frame(
-        self, flash: str = "", *, full: bool = False, event: str = "", force: bool = False
+        self,
+        flash: str = "",
+        *,
+        full: bool = False,
+        event: dict[str, Any] | None = None,
+        force: bool = False,
     ) -> None:
         """Render and send this connection's view (``event``: the change that asked for it)."""
         frame = await database_sync_to_async(self._frame)(flash, full, event, force)
@@ -206,8 +215,8 @@ class TableConsumer(AuthenticatedConsumer):
         await self.send(text_data=render_flash(message))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        autoplay.kick(self.table_id, event.get("event", ""))
-        await self.send_frame(event=event.get("event", ""))
+        autoplay.kick(self.table_id, event)
+        await self.send_frame(event=event)
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
@@ -232,9 +241,10 @@ class TableConsumer(AuthenticatedConsumer):
         except (BadFrame, tables.TableError) as error:
             await self.send_flash(str(error))
 
-    async def changed(self, *, lobby: bool) -> None:
-        """Tell everyone at the table (and the lobby, when its list changed) to refresh."""
-        await notify.send(self.group, notify.table_changed())
+    async def changed(self, *, lobby: bool, move: bool = False) -> None:
+        """Tell everyone at the table (and the lobby, when its list changed) to refresh;
+        ``move``: only the match changed."""
+        await notify.send(self.group, notify.table_changed(move=move))
         if lobby:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 
@@ -264,7 +274,7 @@ class TableConsumer(AuthenticatedConsumer):
             self.table_id, self.user, action, version
         )
         self.selected = ""
-        await self.changed(lobby=match.status != Match.Status.RUNNING)
+        await self.changed(lobby=match.status != Match.Status.RUNNING, move=True)
 
     async def op_bot(self, message: dict[str, Any]) -> None:
         """The creator seats a computer player (``level``) or, with no level, removes it."""

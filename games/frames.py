@@ -6,21 +6,18 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.utils.translation import gettext as _
 
 from .catalog import get_game
-from .models import ChatMessage, Match, MatchPlayer, Seat, Table
-from .play import current_match
-from .presence import live_presences
+from .models import ChatMessage, Match, Table
 from .presenters import belote as belote_presenter
 from .presenters import grabush as grabush_presenter
+from .regions import Region, remember, render_changed
+from .snapshots import TableSnapshot, load_snapshot
 
 #: Game name -> presenter module (``board_context(view, seats, viewer, selected)``,
 #: ``describe(action)``).
@@ -34,78 +31,6 @@ def _bot_level_choices() -> list[tuple[str, str]]:
 def computer_name(level: str) -> str:
     """How a computer player is named on a seat: "Computer (normal)"."""
     return _("Computer (%(level)s)") % {"level": dict(_bot_level_choices()).get(level, level)}
-
-
-@dataclass(frozen=True)
-class TableSnapshot:
-    """The rows every connection to a table shows, read once (per change event, see
-    :func:`event_snapshot`); each connection then builds its own seat's view from them."""
-
-    table: Table
-    seats: list[Seat]
-    online: frozenset[int]
-    match: Match | None
-    players: list[MatchPlayer]
-    #: The last accepted move (``{"seat", "action"}``), empty before the first.
-    last_move: dict[str, Any]
-    #: The match's engine state, parsed (None without a match).
-    state: Any
-
-    @property
-    def key(self) -> tuple:
-        """Changes whenever anything the table's frames show may have changed."""
-        match = self.match
-        return (
-            self.table.revision,
-            self.online,
-            match.pk if match else None,
-            match.version if match else None,
-        )
-
-
-def load_snapshot(table: Table) -> TableSnapshot:
-    """Read what the table's frames need (a handful of queries, no per-user work)."""
-    match = current_match(table)
-    state = players = last = None
-    if match is not None:
-        players = list(match.players.all())
-        last = match.moves.order_by("-seq").values("seat", "action").first()
-        spec = get_game(table.game)
-        state = spec.engine.loads(match.state)
-    return TableSnapshot(
-        table=table,
-        seats=list(table.seats.select_related("user").order_by("index")),
-        online=frozenset(live_presences().filter(table=table).values_list("user_id", flat=True)),
-        match=match,
-        players=players or [],
-        last_move=last or {},
-        state=state,
-    )
-
-
-#: Snapshots by (table id, change event): the connections a change event reaches in this
-#: process share one read. Bounded; an event's entry is only useful for a moment.
-_event_snapshots: OrderedDict[tuple[int, str], TableSnapshot] = OrderedDict()
-_event_lock = threading.Lock()
-EVENT_SNAPSHOTS = 256
-
-
-def event_snapshot(table_id: int, event: str) -> TableSnapshot:
-    """The table as read after change ``event`` (an id from :func:`notify.table_changed`).
-
-    The first connection to handle an event reads the table; the others reuse that read,
-    which is as fresh as their own would be: it was made after the event was sent.
-    """
-    key = (table_id, event)
-    with _event_lock:
-        snapshot = _event_snapshots.get(key)
-    if snapshot is None:
-        snapshot = load_snapshot(Table.objects.get(pk=table_id))
-        with _event_lock:
-            _event_snapshots[key] = snapshot
-            while len(_event_snapshots) > EVENT_SNAPSHOTS:
-                _event_snapshots.popitem(last=False)
-    return snapshot
 
 
 def _seat_rows(snapshot: TableSnapshot, user: AbstractBaseUser, spec) -> list[dict]:
@@ -155,7 +80,7 @@ def table_context(
     ``snapshot`` a read of ``table`` already made (else it is read now).
     """
     if snapshot is None:
-        snapshot = load_snapshot(table)
+        snapshot = load_snapshot(table.pk)
     table = snapshot.table
     spec = get_game(table.game)
     seats = _seat_rows(snapshot, user, spec)
@@ -199,6 +124,17 @@ def recent_chat(table: Table, count: int = 50) -> list[ChatMessage]:
     return list(reversed(lines[:count]))
 
 
+#: The regions of the table page every game has (the board's come from the game's presenter).
+STATUS = Region("games/partials/status.html")
+SEATS = Region(
+    "games/partials/seats.html",
+    uses=("seats", "table.status", "table.game", "is_owner", "bot_levels"),
+)
+ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
+#: Key under which a connection's ``shown`` remembers which match its board shows.
+BOARD_MATCH = "board:match"
+
+
 def render_frame(
     table: Table,
     user: AbstractBaseUser,
@@ -207,16 +143,38 @@ def render_frame(
     full: bool = False,
     selected: str = "",
     snapshot: TableSnapshot | None = None,
+    shown: dict[str, Any] | None = None,
 ) -> str:
-    """The live frame: every region of the table page, swapped by id on the client.
+    """The live frame: the regions of the table page that changed, swapped by id on the client.
 
-    ``full`` adds the chat log, for a (re)connect that may have missed messages.
+    ``shown`` is what this connection's page shows (see :mod:`games.regions`), updated here;
+    without it, or with ``full``, every region is sent. ``full`` also adds the chat log and
+    the connection state, for a (re)connect that may have missed anything.
     """
     context = table_context(table, user, selected, snapshot)
     context["flash"] = flash
+    if full or shown is None:
+        shown = {} if shown is None else shown
+        shown.clear()
+        parts = [get_template("games/partials/frame_start.html").render(context)]
+    else:
+        parts = [get_template("games/partials/flash.html").render(context)]
+    parts.append(render_changed((STATUS, SEATS), context, shown))
+    match = context["match"]
+    if match is not None:
+        regions = PRESENTERS[match.game].REGIONS
+        if shown.get(BOARD_MATCH) != match.pk:
+            shown[BOARD_MATCH] = match.pk
+            parts.append(get_template(context["board_template"]).render(context))
+            remember(regions, context, shown)
+        else:
+            parts.append(render_changed(regions, context, shown))
+    parts.append(render_changed((ANNOUNCER,), context, shown))
     if full:
-        context["chat_lines"] = recent_chat(table)
-    return render_to_string("games/partials/frame.html", context)
+        parts.append(
+            render_to_string("games/partials/chat_log.html", {"chat_lines": recent_chat(table)})
+        )
+    return "".join(parts)
 
 
 def render_flash(message: str) -> str:

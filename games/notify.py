@@ -19,13 +19,14 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-def table_changed() -> dict[str, Any]:
+def table_changed(*, move: bool = False) -> dict[str, Any]:
     """The event sent to a table's group after any visible change.
 
     ``event`` names this one change: the connections it reaches in one process share a single
-    read of the table for it (see ``frames.event_snapshot``).
+    read of the table for it (see ``snapshots.event_snapshot``). ``move``: only the match
+    changed (a move was applied), so seats and presences need not be read again.
     """
-    return {"type": "table.changed", "event": secrets.token_hex(8)}
+    return {"type": "table.changed", "event": secrets.token_hex(8), "move": move}
 
 
 def lobby_changed() -> dict[str, Any]:

@@ -146,7 +146,12 @@ def _save(
         bump(table, "status")
     else:
         bump(table)
-    match.refresh_from_db()
+    # The row now holds what was just written: mirror it rather than read it back.
+    match.version = version + 1
+    match.state = fields["state"]
+    for name in ("turn_started_at", "status", "result", "finished_at"):
+        if name in fields:
+            setattr(match, name, fields[name])
     if match.status == Match.Status.FINISHED:
         ratings.record_finished_match(match)
 
@@ -171,14 +176,14 @@ def apply_action(
             raise TableError(_("No match is being played at this table."))
         if version != match.version:
             raise StaleMove(_("The table moved on since your last view; here it is again."))
-        if seat is None:
-            seat = (
-                match.players.filter(user=user).values_list("seat", flat=True).first()
-                if user is not None
-                else None
-            )
-            if seat is None:
+        player = None
+        if user is not None:
+            player = match.players.filter(user=user).values("seat", "covered").first()
+            if player is None:
                 raise TableError(_("You are not playing in this match."))
+            seat = player["seat"]
+        if seat is None:
+            raise TableError(_("You are not playing in this match."))
         spec = get_game(match.game)
         engine = spec.engine
         before = engine.loads(match.state)
@@ -187,9 +192,9 @@ def apply_action(
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
         _save(table, match, spec, state, seat, action, user, before.to_act)
-        if user is not None:
+        if player is not None and player["covered"]:
             # A player who acts takes their seat back from a covering computer player.
-            match.players.filter(seat=seat, covered=True).update(covered=False)
+            match.players.filter(seat=seat).update(covered=False)
         return match
 
 

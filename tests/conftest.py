@@ -6,6 +6,8 @@ import pytest
 from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 
+from games import snapshots
+
 
 @pytest.fixture(autouse=True)
 def fresh_channel_layer():
@@ -24,3 +26,12 @@ def make_user(db):
         return get_user_model().objects.create_user(username, password=password, **extra)
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def fresh_snapshots():
+    """Table ids repeat between tests (each test's rows are rolled back): forget the reads of
+    tables that this process keeps between change events."""
+    snapshots.forget()
+    yield
+    snapshots.forget()

@@ -7,9 +7,46 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from ..regions import Region
 from ..templatetags.cards import call_name, card_name
 
 POSITIONS = ("bottom", "right", "top", "left")
+
+#: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
+REGIONS = (
+    Region(
+        "games/belote/board_top.html",
+        uses=(
+            "contract",
+            "contract_declarer_name",
+            "view.phase",
+            "view.target",
+            "view.hanging",
+            "us_label",
+            "them_label",
+            "we_score",
+            "they_score",
+        ),
+    ),
+    Region("games/belote/felt.html", uses=("players", "viewer", "trick", "resting")),
+    Region("games/belote/my_area.html", uses=("version", "viewer", "view.phase", "calls", "hand")),
+    Region(
+        "games/belote/board_panels.html",
+        uses=(
+            "view.auction",
+            "view.phase",
+            "view.last_trick",
+            "view.target",
+            "names",
+            "last_deal",
+            "sheet",
+            "us_label",
+            "them_label",
+            "we_score",
+            "they_score",
+        ),
+    ),
+)
 
 
 def position(seat: int, viewer: int | None) -> str:

@@ -6,7 +6,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ..regions import Region
 from ..templatetags.cards import card_name, rank_text
+
+#: The board is one region, sent with every frame (most Grabush moves change most of it).
+REGIONS = (Region("games/grabush/board.html"),)
 
 
 def split_action(action: str) -> tuple[str, str] | None:

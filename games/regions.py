@@ -1,0 +1,89 @@
+"""Regions of the table page: parts with their own id that a live frame sends only when changed.
+
+A live frame is HTML whose top-level elements replace the elements with the same id on the
+page. Most moves change a few parts of the table (whose turn it is, the trick), not all of it
+(the seats, the score sheet), so each connection remembers what every region last showed it
+and a frame carries only the regions whose inputs changed: less rendering on the server, less
+to send, and the player's open or closed panels stay as they were.
+
+A :class:`Region` names the context values its template reads (``uses``); its *key* is those
+values, and an unchanged key means unchanged HTML. ``tests/test_regions.py`` renders every
+region from only the values it declares and compares with a render from the whole context, so
+a template that starts reading an undeclared value fails a test instead of going stale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.template.loader import get_template
+
+#: A key that never equals a previous one: the region is rendered for every frame.
+ALWAYS = object()
+
+
+@dataclass(frozen=True)
+class Region:
+    """A part of the table page with its own element id and template."""
+
+    template: str
+    #: The context values the template reads: names, dotted for an item of a dict or an
+    #: attribute ("view.phase", "table.status"). Empty: render it for every frame.
+    uses: tuple[str, ...] = ()
+
+    def key(self, context: dict[str, Any]) -> Any:
+        """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
+        if not self.uses:
+            return ALWAYS
+        return tuple(lookup(context, name) for name in self.uses)
+
+    def render(self, context: dict[str, Any]) -> str:
+        return get_template(self.template).render(context)
+
+
+def lookup(context: dict[str, Any], name: str) -> Any:
+    """The value of ``name`` ("view.phase") in ``context``; None when it is missing."""
+    first, *rest = name.split(".")
+    value = context.get(first)
+    for part in rest:
+        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
+    return value
+
+
+def restricted(context: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """A context holding only ``names`` (nested dicts for dotted names): what a region's
+    declared inputs alone would render (used by the tests that check ``uses``)."""
+    out: dict[str, Any] = {}
+    for name in names:
+        first, *rest = name.split(".")
+        if not rest:
+            out[first] = context.get(first)
+            continue
+        node = out.setdefault(first, {})
+        for part in rest[:-1]:
+            node = node.setdefault(part, {})
+        node[rest[-1]] = lookup(context, name)
+    return out
+
+
+def render_changed(
+    regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, Any] | None
+) -> str:
+    """The regions whose key differs from the one in ``shown`` (all of them when ``shown``
+    is None), rendered; ``shown`` is updated to the keys now on the connection's page."""
+    parts = []
+    for region in regions:
+        key = region.key(context)
+        if shown is not None:
+            if key is not ALWAYS and shown.get(region.template, ALWAYS) == key:
+                continue
+            shown[region.template] = key
+        parts.append(region.render(context))
+    return "".join(parts)
+
+
+def remember(regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, Any]) -> None:
+    """Record in ``shown`` that ``regions`` were just sent whole (inside a larger template)."""
+    for region in regions:
+        shown[region.template] = region.key(context)

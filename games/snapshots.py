@@ -1,0 +1,135 @@
+"""One read of a table after a change, shared by everything in this process that reacts to it.
+
+A change to a table is announced by a small event (``notify.table_changed``) that names the
+change with an id. Every connection of this process that hears the event, and the table's
+automatic-move driver, need the same rows: :func:`event_snapshot` reads them once per event
+and hands the same :class:`TableSnapshot` to all of them. Nothing here depends on who looks:
+each connection then builds its own seat's view from the snapshot.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from .catalog import get_game
+from .models import Match, MatchPlayer, Seat, Table
+from .presence import live_presences
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    """The rows every connection to a table shows, read once (per change event, see
+    :func:`event_snapshot`); each connection then builds its own seat's view from them."""
+
+    table: Table
+    seats: list[Seat]
+    online: frozenset[int]
+    match: Match | None
+    #: The match's players, with their users.
+    players: list[MatchPlayer]
+    #: The last accepted move (``{"seat", "action"}``), empty before the first.
+    last_move: dict[str, Any]
+    #: The match's engine state, parsed (None without a match).
+    state: Any
+
+    @property
+    def key(self) -> tuple:
+        """Changes whenever anything the table's frames show may have changed."""
+        match = self.match
+        return (
+            self.table.revision,
+            self.online,
+            match.pk if match else None,
+            match.version if match else None,
+        )
+
+
+def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSnapshot:
+    """Read what the table's frames need: five queries for a table with a match, whatever
+    the number of players. Raises ``Table.DoesNotExist`` for an unknown table.
+
+    ``since`` is an earlier read of the table when only its match changed (a move): its seats
+    and who is online are kept, which saves two queries. Seats cannot change during a match,
+    and every presence change sends its own event, read whole.
+    """
+    match = (
+        Match.objects.filter(table_id=table_id).select_related("table").order_by("-number").first()
+    )
+    table = match.table if match is not None else Table.objects.get(pk=table_id)
+    state = players = last = None
+    if match is not None:
+        players = list(match.players.select_related("user"))
+        last = match.moves.order_by("-seq").values("seat", "action").first()
+        state = get_game(table.game).engine.loads(match.state)
+    if since is not None:
+        seats, online = since.seats, since.online
+    else:
+        seats = list(table.seats.select_related("user").order_by("index"))
+        online = frozenset(live_presences().filter(table=table).values_list("user_id", flat=True))
+    return TableSnapshot(
+        table=table,
+        seats=seats,
+        online=online,
+        match=match,
+        players=players or [],
+        last_move=last or {},
+        state=state,
+    )
+
+
+#: Snapshots by (table id, change event): the connections a change event reaches in this
+#: process share one read. Bounded; an event's entry is only useful for a moment.
+_event_snapshots: OrderedDict[tuple[int, str], TableSnapshot] = OrderedDict()
+#: The latest read of each table in this process (the base of a move's cheaper read).
+_latest: OrderedDict[int, TableSnapshot] = OrderedDict()
+_event_lock = threading.Lock()
+EVENT_SNAPSHOTS = 256
+LATEST_SNAPSHOTS = 1024
+
+
+def event_snapshot(table_id: int, event: str, *, move: bool = False) -> TableSnapshot:
+    """The table as read after change ``event`` (an id from :func:`notify.table_changed`).
+
+    The first caller to handle an event reads the table; the others reuse that read, which
+    is as fresh as their own would be: it was made after the event was sent. Without an
+    ``event`` the table is read afresh. ``move``: the event says only the match changed.
+    """
+    if not event:
+        return _remember(load_snapshot(table_id))
+    key = (table_id, event)
+    with _event_lock:
+        snapshot = _event_snapshots.get(key)
+        since = _latest.get(table_id) if move else None
+    if snapshot is None:
+        snapshot = _remember(load_snapshot(table_id, since))
+        with _event_lock:
+            _event_snapshots[key] = snapshot
+            while len(_event_snapshots) > EVENT_SNAPSHOTS:
+                _event_snapshots.popitem(last=False)
+    return snapshot
+
+
+def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
+    """The read of the table for a ``table.changed`` event (None: read it afresh)."""
+    if event is None:
+        return event_snapshot(table_id, "")
+    return event_snapshot(table_id, event.get("event", ""), move=bool(event.get("move")))
+
+
+def _remember(snapshot: TableSnapshot) -> TableSnapshot:
+    with _event_lock:
+        _latest[snapshot.table.pk] = snapshot
+        _latest.move_to_end(snapshot.table.pk)
+        while len(_latest) > LATEST_SNAPSHOTS:
+            _latest.popitem(last=False)
+    return snapshot
+
+
+def forget() -> None:
+    """Drop every read kept by this process (tests: table ids repeat between them)."""
+    with _event_lock:
+        _event_snapshots.clear()
+        _latest.clear()

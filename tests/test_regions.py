@@ -1,0 +1,171 @@
+"""Live frames send only the regions that changed, and that is never stale.
+
+Two guarantees: every region renders the same from the values it declares (``Region.uses``) as
+from the whole context, so an unchanged key really means unchanged HTML; and a page kept up to
+date by swapping in each incremental frame by id, as the htmx ws extension does, always equals
+a page rendered whole from the current state, for every seat and a spectator.
+"""
+
+from __future__ import annotations
+
+import random
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games import frames, play, tables
+from games.engines import belote
+from games.models import Match, Table
+from games.presenters import belote as belote_presenter
+from games.regions import lookup, restricted
+
+OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
+VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+
+class _Elements(HTMLParser):
+    """Offsets of every element with an id: id -> (start, end) in the source."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=False)
+        self.lines = [0]
+        for line in text.splitlines(keepends=True):
+            self.lines.append(self.lines[-1] + len(line))
+        self.open: list[tuple[str, str | None, int]] = []
+        self.spans: dict[str, tuple[int, int]] = {}
+        self.top: list[str] = []
+        self.feed(text)
+        self.close()
+
+    def _offset(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        ident = dict(attrs).get("id")
+        start = self._offset()
+        if tag in VOID:
+            return
+        if ident and not self.open:
+            self.top.append(ident)
+        self.open.append((tag, ident, start))
+
+    def handle_endtag(self, tag):
+        while self.open:
+            open_tag, ident, start = self.open.pop()
+            if open_tag == tag:
+                if ident:
+                    end = self._offset() + len(f"</{tag}>")
+                    self.spans[ident] = (start, end)
+                return
+
+
+def swap_in(page: str, frame: str) -> str:
+    """``page`` after the frame's top-level elements replaced the elements with their ids."""
+    incoming = _Elements(frame)
+    targets = _Elements(page).spans
+    # Regions never nest in one frame: replace from the end so earlier offsets stay valid.
+    for ident in sorted(incoming.top, key=lambda ident: -targets[ident][0]):
+        start, end = incoming.spans[ident]
+        page = page[: targets[ident][0]] + frame[start:end] + page[targets[ident][1] :]
+    return page
+
+
+def by_id(page: str) -> dict[str, str]:
+    """The innermost-first HTML of every element with an id (whitespace-normalised)."""
+    elements = _Elements(page)
+    return {ident: " ".join(page[a:b].split()) for ident, (a, b) in elements.spans.items()}
+
+
+def _players() -> list:
+    User = get_user_model()
+    return [User.objects.create_user(f"reg{i}", password="pw-123456789") for i in range(5)]
+
+
+def _started_table(users) -> Table:
+    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
+    for index, user in enumerate(users[:4]):
+        tables.take_seat(table.pk, user, index)
+    play.start_match(table.pk, users[0])
+    return table
+
+
+def _play_random(table: Table, users, rng: random.Random) -> None:
+    """One move: the lowest bid to open the auction, then passes (so one deal cannot end the
+    match), and random legal cards."""
+    match = Match.objects.filter(table=table).latest("number")
+    state = belote.loads(match.state)
+    seat = state.to_act
+    legal = belote.legal_actions(state, seat)
+    view = belote.view(state, seat)
+    if view["phase"] == "auction":
+        action = "pass" if view["contract"] is not None else legal[1]
+    else:
+        action = rng.choice(legal)
+    play.apply_action(table.pk, users[seat], action, match.version)
+
+
+@pytest.mark.django_db
+def test_every_belote_region_renders_from_its_declared_inputs_alone():
+    users = _players()
+    table = _started_table(users)
+    rng = random.Random(7)
+    regions = (*belote_presenter.REGIONS, frames.SEATS, frames.ANNOUNCER)
+    checked = 0
+    seen = set()
+    for _ in range(60):  # the auction, a deal's tricks, its summary and the next auction
+        for viewer in users:
+            context = frames.table_context(table, viewer)
+            context["flash"] = ""
+            seen |= {context["view"]["phase"], "summary" if context["last_deal"] else ""}
+            for region in regions:
+                alone = region.render(restricted(context, region.uses))
+                assert alone == region.render(context), (region.template, viewer.username)
+                checked += 1
+        _play_random(table, users, rng)
+    assert checked == 60 * 5 * len(regions)
+    assert {"auction", "play", "summary"} <= seen
+
+
+@pytest.mark.django_db
+def test_incremental_frames_keep_every_page_equal_to_a_whole_render():
+    users = _players()
+    table = _started_table(users)
+    rng = random.Random(11)
+    shown = [{} for _ in users]
+    pages = [
+        frames.render_frame(table, user, full=True, shown=s)
+        for user, s in zip(users, shown, strict=True)
+    ]
+    sizes = {"incremental": 0, "whole": 0}
+    skipped = set()
+    for _ in range(60):
+        _play_random(table, users, rng)
+        table.refresh_from_db()
+        for i, user in enumerate(users):
+            frame = frames.render_frame(table, user, shown=shown[i])
+            pages[i] = swap_in(pages[i], frame)
+            whole = frames.render_frame(table, user, full=True)
+            assert by_id(pages[i]) == by_id(whole), user.username
+            sizes["incremental"] += len(frame)
+            sizes["whole"] += len(whole)
+            skipped |= {"seats", "board-panels"} - set(_Elements(frame).top)
+    # Unchanged regions really are left out: the seats never change during play, and the
+    # panels change only with a trick, a call or a deal's end.
+    assert skipped == {"seats", "board-panels"}
+    assert sizes["incremental"] < 0.7 * sizes["whole"]
+
+
+def test_lookup_reads_dict_items_and_attributes():
+    class Row:
+        status = "playing"
+
+    context = {"view": {"phase": "play"}, "table": Row()}
+    assert lookup(context, "view.phase") == "play"
+    assert lookup(context, "table.status") == "playing"
+    assert lookup(context, "view.missing") is None
+    assert restricted(context, ("view.phase", "table.status")) == {
+        "view": {"phase": "play"},
+        "table": {"status": "playing"},
+    }
