@@ -32,7 +32,8 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.db import transaction
 
-from . import play, tables
+from . import moderation, play, tables
+from .models import Table
 
 #: The sweep of table counts run when ``--tables`` is not given.
 DEFAULT_SWEEP = (25, 50, 100, 200, 400)
@@ -106,6 +107,15 @@ def seat_tables(cookies: list[str], count: int) -> list[Seating]:
             play.start_match(table.pk, players[0])
             seatings.append(Seating(table.code, cookies[4 * number : 4 * number + 4]))
     return seatings
+
+
+def close_seatings(seatings: list[Seating]) -> None:
+    """Close a step's tables once it is measured: otherwise, with their players gone, covering
+    computer players would play their matches out and load the server during the next step."""
+    for table_id in Table.objects.filter(code__in=[s.code for s in seatings]).values_list(
+        "pk", flat=True
+    ):
+        moderation.abort_table(table_id)
 
 
 # -- the server ----------------------------------------------------------------------------------
@@ -647,6 +657,7 @@ def run(
                     f"p95 {step.p95_ms} ms, errors {step.errors}"
                 )
                 asyncio.run(wait_until_idle(pid))
+            close_seatings(seatings)
     finally:
         if server is not None:
             stop_server(server)

@@ -126,6 +126,10 @@ class Match(models.Model):
         _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
     )
     result = models.JSONField(_("result"), null=True, blank=True)
+    #: The last accepted move (also the last row of the move log), kept here so that a live
+    #: table's read after a move needs no query of the log.
+    last_seat = models.PositiveSmallIntegerField(_("last seat"), null=True, blank=True)
+    last_action = models.CharField(_("last action"), max_length=64, blank=True)
     #: When the current turn began (the turn timer counts from here).
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)

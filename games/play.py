@@ -35,6 +35,21 @@ def current_match(table: Table) -> Match | None:
     return table.matches.order_by("-number").first()
 
 
+def lock_with_match(table_id: int) -> tuple[Table, Match | None]:
+    """The per-table lock (as :func:`lock_table`) and the table's latest match, read in one
+    query when there is a match. Only the table's row is locked, as everywhere else."""
+    match = (
+        Match.objects.select_for_update(of=("table",))
+        .select_related("table")
+        .filter(table_id=table_id)
+        .order_by("-number")
+        .first()
+    )
+    if match is None:
+        return lock_table(table_id), None
+    return match.table, match
+
+
 def _begin_match(table: Table) -> Match:
     """Start a match on the table's current seats (the table is locked by the caller)."""
     seats = list(table.seats.all())
@@ -124,7 +139,12 @@ def _save(
 ) -> None:
     """Store ``state`` as the match's next version and log the action (table locked)."""
     version = match.version
-    fields: dict[str, Any] = {"state": spec.engine.dumps(state), "version": F("version") + 1}
+    fields: dict[str, Any] = {
+        "state": spec.engine.dumps(state),
+        "version": F("version") + 1,
+        "last_seat": seat,
+        "last_action": action,
+    }
     if state.to_act != previous_to_act:
         fields["turn_started_at"] = timezone.now()
     if state.to_act is None:
@@ -144,14 +164,11 @@ def _save(
     if state.to_act is None:
         table.status = Table.Status.FINISHED
         bump(table, "status")
-    else:
-        bump(table)
     # The row now holds what was just written: mirror it rather than read it back.
     match.version = version + 1
-    match.state = fields["state"]
-    for name in ("turn_started_at", "status", "result", "finished_at"):
-        if name in fields:
-            setattr(match, name, fields[name])
+    for name, value in fields.items():
+        if name != "version":
+            setattr(match, name, value)
     if match.status == Match.Status.FINISHED:
         ratings.record_finished_match(match)
 
@@ -170,8 +187,7 @@ def apply_action(
     two moves sent for one state (double click, two tabs) exactly one applies.
     """
     with transaction.atomic():
-        table = lock_table(table_id)
-        match = current_match(table)
+        table, match = lock_with_match(table_id)
         if match is None or match.status != Match.Status.RUNNING:
             raise TableError(_("No match is being played at this table."))
         if version != match.version:

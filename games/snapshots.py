@@ -48,11 +48,11 @@ class TableSnapshot:
 
 
 def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSnapshot:
-    """Read what the table's frames need: five queries for a table with a match, whatever
+    """Read what the table's frames need: four queries for a table with a match, whatever
     the number of players. Raises ``Table.DoesNotExist`` for an unknown table.
 
     ``since`` is an earlier read of the table when only its match changed (a move): its seats
-    and who is online are kept, which saves two queries. Seats cannot change during a match,
+    and who is online are kept, which leaves two queries. Seats cannot change during a match,
     and every presence change sends its own event, read whole.
     """
     match = (
@@ -62,7 +62,8 @@ def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSna
     state = players = last = None
     if match is not None:
         players = list(match.players.select_related("user"))
-        last = match.moves.order_by("-seq").values("seat", "action").first()
+        if match.last_seat is not None:
+            last = {"seat": match.last_seat, "action": match.last_action}
         state = get_game(table.game).engine.loads(match.state)
     if since is not None:
         seats, online = since.seats, since.online

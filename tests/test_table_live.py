@@ -110,6 +110,8 @@ async def test_full_deal_over_websockets_never_leaks_a_hand():
     assert moves == 4 + 32
     final = await sync_to_async(match_of)(table)
     assert await sync_to_async(Move.objects.filter(match=final).count)() == final.version
+    last = await sync_to_async(Move.objects.filter(match=final).latest)("seq")
+    assert (final.last_seat, final.last_action) == (last.seat, last.action)
     # Everyone's last frame shows the finished deal on the score sheet.
     assert all('class="deal-row"' in frame for frame in last_frames)
     for communicator in [*seats, spectator]:
