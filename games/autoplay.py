@@ -80,7 +80,7 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
         player = players[seat]
         if player.bot_level:
             return Pending(table_id, match.version, seat, player.bot_level, now, False)
-        if player.covered or (player.user is not None and not player.user.is_active):
+        if player.covered or (player.user_active is not None and not player.user_active):
             return Pending(table_id, match.version, seat, COVER_LEVEL, now, not player.covered)
         if seat != state.to_act:
             continue

@@ -14,6 +14,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import F
+
 from .catalog import get_game
 from .models import Match, MatchPlayer, Seat, Table
 from .presence import live_presences
@@ -28,7 +30,8 @@ class TableSnapshot:
     seats: list[Seat]
     online: frozenset[int]
     match: Match | None
-    #: The match's players, with their users.
+    #: The match's players, each with ``user_active``: whether its user may play (None for a
+    #: computer player; a banned user is not active).
     players: list[MatchPlayer]
     #: The last accepted move (``{"seat", "action"}``), empty before the first.
     last_move: dict[str, Any]
@@ -61,7 +64,11 @@ def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSna
     table = match.table if match is not None else Table.objects.get(pk=table_id)
     state = players = last = None
     if match is not None:
-        players = list(match.players.select_related("user"))
+        players = list(
+            MatchPlayer.objects.filter(match_id=match.pk)
+            .annotate(user_active=F("user__is_active"))
+            .order_by("seat")
+        )
         if match.last_seat is not None:
             last = {"seat": match.last_seat, "action": match.last_action}
         state = get_game(table.game).engine.loads(match.state)

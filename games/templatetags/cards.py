@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
 register = template.Library()
 
@@ -39,13 +39,22 @@ RANK_NAMES = {
 }
 
 
+#: Card and call names already translated, by (language, code): a live frame names a card
+#: many times, and every translation lookup goes through the active-language machinery.
+_card_names: dict[tuple[str | None, str], str] = {}
+
+
 @register.filter
 def card_name(code: str) -> str:
     """``"JH"`` → "Jack of hearts"."""
-    return _("%(rank)s of %(suit)s") % {
-        "rank": str(RANK_NAMES[code[0]]),
-        "suit": str(SUIT_NAMES[code[1]]),
-    }
+    key = (get_language(), code)
+    name = _card_names.get(key)
+    if name is None:
+        name = _card_names[key] = _("%(rank)s of %(suit)s") % {
+            "rank": str(RANK_NAMES[code[0]]),
+            "suit": str(SUIT_NAMES[code[1]]),
+        }
+    return name
 
 
 @register.filter
@@ -98,7 +107,13 @@ CALL_NAMES = {
 def call_name(call: str) -> str:
     """A Belote call in words: ``"H"`` → "Hearts", ``"NT"`` → "No trumps"."""
     name = CALL_NAMES.get(call)
-    return call if name is None else str(name)
+    if name is None:
+        return call
+    key = (get_language(), call)
+    text = _card_names.get(key)
+    if text is None:
+        text = _card_names[key] = str(name)
+    return text
 
 
 @register.filter
