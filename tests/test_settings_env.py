@@ -53,7 +53,7 @@ def test_development_defaults():
     s = settings_with(DEBUG="1")
     assert s["debug"] is True
     assert s["engine"] == "django.db.backends.sqlite3"
-    assert s["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert s["layer"] == "cardroom.layers.InMemoryChannelLayer"
     assert s["cache"].endswith("LocMemCache")
 
 
