@@ -37,6 +37,10 @@ from .models import Table
 
 #: The sweep of table counts run when ``--tables`` is not given.
 DEFAULT_SWEEP = (25, 50, 100, 200, 400)
+#: The floor's capacity: this many floor tables driven as fast as they go (one move every
+#: CAPACITY_PACE seconds each, far more than the server sustains), reported as moves/s.
+CAPACITY_TABLES = 25
+CAPACITY_PACE = 0.02
 #: p95 latency (ms) under which a load counts as sustained, for the knee.
 KNEE_P95_MS = 100.0
 #: Share of the paced rate a step must achieve to count for the knee.
@@ -453,7 +457,7 @@ async def run_step(
     tables_: list[PacedTable] = []
     openings = []
     for number, seating in enumerate(seatings):
-        if kind == "floor":
+        if kind != "real":
             table: PacedTable = FloorTable(f"{run_id}-{number}", totals, rng)
             paths = [f"/ws/bench/{run_id}-{number}/"] * 4
             cookies: list[str | None] = [None] * 4
@@ -545,6 +549,17 @@ class Report:
         sustained = [s for s in self.steps if s.kind == kind and s.sustained]
         return max(sustained, key=lambda s: s.tables, default=None)
 
+    def floor_capacity(self) -> float | None:
+        """Moves per second the bare fan-out achieved when driven unpaced (None: not run)."""
+        return max((s.moves_per_s for s in self.steps if s.kind == "capacity"), default=None)
+
+    def knee_share(self) -> float | None:
+        """The real knee's moves per second as a share of the floor's capacity."""
+        knee, capacity = self.knee("real"), self.floor_capacity()
+        if knee is None or not capacity:
+            return None
+        return round(knee.moves_per_s / capacity, 3)
+
     def as_dict(self) -> dict[str, Any]:
         knees = {kind: self.knee(kind) for kind in ("floor", "real")}
         floor_best = max((s.moves_per_s for s in self.steps if s.kind == "floor"), default=0.0)
@@ -559,6 +574,8 @@ class Report:
                 for kind, s in knees.items()
             },
             "floor_best_moves_per_s": floor_best,
+            "floor_capacity_moves_per_s": self.floor_capacity(),
+            "real_knee_share_of_floor_capacity": self.knee_share(),
             "steps": [asdict(step) for step in self.steps],
         }
 
@@ -573,7 +590,7 @@ def describe_setup() -> tuple[str, str]:
 def format_report(report: Report) -> str:
     """The plain-text table printed at the end of a run."""
     header = (
-        f"{'kind':<6}{'tables':>7}{'target/s':>10}{'moves/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
+        f"{'kind':<9}{'tables':>7}{'target/s':>10}{'moves/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
         f"{'p99 ms':>9}{'max ms':>9}{'errors':>7}{'rss MiB':>9}{'srv cpu%':>9}{'ms/move':>8}"
         f"{'cli cpu%':>9}{'load':>6}"
     )
@@ -589,7 +606,7 @@ def format_report(report: Report) -> str:
 
     for step in report.steps:
         lines.append(
-            f"{step.kind:<6}{step.tables:>7}{step.target_moves_per_s:>10.1f}{step.moves_per_s:>9.1f}"
+            f"{step.kind:<9}{step.tables:>7}{step.target_moves_per_s:>10.1f}{step.moves_per_s:>9.1f}"
             f"{cell(step.p50_ms, 9)}{cell(step.p95_ms, 9)}{cell(step.p99_ms, 9)}"
             f"{cell(step.max_ms, 9)}{step.errors:>7}{cell(step.server_rss_mb, 9)}"
             f"{cell(step.server_cpu_pct, 9)}{cell(step.server_cpu_ms_per_move, 8)}"
@@ -606,6 +623,11 @@ def format_report(report: Report) -> str:
                 f"knee ({kind}): {knee.tables} tables, {knee.moves_per_s:.1f} moves/s "
                 f"with p95 {knee.p95_ms:.1f} ms"
             )
+    capacity, share = report.floor_capacity(), report.knee_share()
+    if capacity is not None:
+        lines.append(f"floor capacity (unpaced): {capacity:.1f} moves/s")
+    if share is not None:
+        lines.append(f"real knee = {100 * share:.1f}% of the floor's capacity")
     return "\n".join(lines)
 
 
@@ -658,6 +680,13 @@ def run(
                 )
                 asyncio.run(wait_until_idle(pid))
             close_seatings(seatings)
+        if floor:
+            say(f"floor capacity: {CAPACITY_TABLES} tables, unpaced")
+            idle = [Seating("", [])] * CAPACITY_TABLES
+            step = asyncio.run(
+                run_step("capacity", base, idle, CAPACITY_PACE, duration, pid, seed + len(sweep))
+            )
+            report.steps.append(step)
     finally:
         if server is not None:
             stop_server(server)
