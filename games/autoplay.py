@@ -27,7 +27,7 @@ from . import notify, play
 from .bots import get_bot
 from .catalog import get_game
 from .models import Match, MatchPlayer
-from .snapshots import TableSnapshot, snapshot_for
+from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 from .tables import TableError
 
 logger = logging.getLogger(__name__)
@@ -153,7 +153,11 @@ class Driver:
             while True:
                 self.again = False
                 event, self.event = self.event, None
-                pending = await database_sync_to_async(pending_move)(self.table_id, event)
+                snapshot = cached_snapshot(self.table_id, event)
+                if snapshot is not None:  # read for this change's frames already
+                    pending = pending_in(snapshot)
+                else:
+                    pending = await database_sync_to_async(pending_move)(self.table_id, event)
                 if pending is None:
                     if self.again:
                         continue

@@ -215,8 +215,9 @@ class TableConsumer(AuthenticatedConsumer):
         await self.send(text_data=render_flash(message))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
-        autoplay.kick(self.table_id, event)
         await self.send_frame(event=event)
+        # After the frame: the read of the table made for it usually serves the driver too.
+        autoplay.kick(self.table_id, event)
 
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])

@@ -120,6 +120,14 @@ def event_snapshot(table_id: int, event: str, *, move: bool = False) -> TableSna
     return snapshot
 
 
+def cached_snapshot(table_id: int, event: dict[str, Any] | None) -> TableSnapshot | None:
+    """The read already made in this process for a ``table.changed`` event, if any (no query)."""
+    if event is None or not event.get("event"):
+        return None
+    with _event_lock:
+        return _event_snapshots.get((table_id, event["event"]))
+
+
 def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
     """The read of the table for a ``table.changed`` event (None: read it afresh)."""
     if event is None:

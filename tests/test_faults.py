@@ -179,6 +179,9 @@ def test_sigkill_mid_match_loses_nothing_and_play_resumes(servers, record_proper
     figures = asyncio.run(scenario())
     for name, value in figures.items():
         record_property(name, round(value, 2))
+    # Freeze the table (the computer players would play on) before reading it: a second
+    # SIGKILL, which must leave the log as whole as the first did.
+    servers[-1].kill()
     match = match_of(table)
     friend_seat = MatchPlayer.objects.get(match=match, seat=2)
     assert friend_seat.covered and friend_seat.away_since is not None
