@@ -47,7 +47,7 @@ def test_four_friends_play_a_deal(live_server_url, new_page):
     join_and_sit(pages, invite, names)
     host.get_by_role("button", name="Start the match").click()
     for page in pages:
-        expect(page.locator("#board")).to_have_attribute("hx-vals", board_version(0))
+        expect(page.locator("#my-area")).to_have_attribute("hx-vals", board_version(0))
 
     version = 0
     bid_made = False
@@ -73,12 +73,12 @@ def test_four_friends_play_a_deal(live_server_url, new_page):
             page.locator(".hand button.playable").first.click()
         version += 1
         for other in pages:
-            expect(other.locator("#board")).to_have_attribute("hx-vals", board_version(version))
+            expect(other.locator("#my-area")).to_have_attribute("hx-vals", board_version(version))
         if version == 12:
             # Cveta reloads mid-deal and carries on from the same state.
             pages[2].reload()
             expect(pages[2].locator("#connection")).to_have_text("Connected")
-            expect(pages[2].locator("#board")).to_have_attribute("hx-vals", board_version(version))
+            expect(pages[2].locator("#my-area")).to_have_attribute("hx-vals", board_version(version))
 
     assert version == 4 + 32
     for page in pages:

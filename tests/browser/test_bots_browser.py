@@ -30,7 +30,7 @@ def test_play_with_three_computer_players(live_server_url, new_page):
             calls.first.click()  # "Pass" or the lowest bid, both legal
         else:
             page.locator(".hand button.playable").first.click()
-        expect(page.locator("#board")).not_to_have_attribute(
+        expect(page.locator("#my-area")).not_to_have_attribute(
             "hx-vals", f'{{"op": "play", "version": "{version}"}}'
         )
     match = Match.objects.get()
