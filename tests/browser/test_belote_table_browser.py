@@ -78,7 +78,8 @@ def test_four_friends_play_a_deal(live_server_url, new_page):
             # Cveta reloads mid-deal and carries on from the same state.
             pages[2].reload()
             expect(pages[2].locator("#connection")).to_have_text("Connected")
-            expect(pages[2].locator("#my-area")).to_have_attribute("hx-vals", board_version(version))
+            area = pages[2].locator("#my-area")
+            expect(area).to_have_attribute("hx-vals", board_version(version))
 
     assert version == 4 + 32
     for page in pages:
