@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from . import autoplay, chat, notify, play, presence, tables
+from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame
 from .lobby import render_lobby_frame
 from .models import Match, Table
@@ -68,7 +69,7 @@ def int_field(message: dict[str, Any], name: str) -> int:
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name}) from None
 
 
-class AuthenticatedConsumer(AsyncWebsocketConsumer):
+class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """A consumer that only logged-in users may open; anonymous handshakes are refused.
 
     Every socket of a user also joins that user's group, so a ban closes them all at once, and

@@ -11,11 +11,13 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from .dispatch import DirectDispatchMixin
+
 #: Largest frame the floor relays, in characters.
 MAX_FRAME = 200
 
 
-class FanOutConsumer(AsyncWebsocketConsumer):
+class FanOutConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """One socket of a floor "table": ``/ws/bench/<group>/``."""
 
     group = ""
