@@ -12,8 +12,14 @@ the action they return.
   then cards shed, a fresh book, and piles left near the opponents' stock top as a penalty) and
   the first step towards the best one is played. With nothing better, the table card is chosen
   to keep piles descending or of one rank without burying useful cards.
-- hard: normal's candidate positions, re-scored by simulating, in sampled worlds of the unseen
-  cards, the next opponent's turn and then our own next turn, both played greedily for the stock.
+- hard: normal plus a look-ahead at the next opponent's turn. The danger of a position counts
+  the centre plays the opponents' visible table piles allow (a 7 they show bridges a pile at 6
+  to their 8). The best ``HARD_CANDIDATES`` positions are then re-scored by the share of
+  ``HARD_SAMPLES`` sampled hands of the next opponent with which he frees his stock top at
+  once. With 2 players he has just ended his turn, so his hand is sampled without the ranks
+  that fitted the centre (he would have shed them). A fixed number of samples keeps hard
+  deterministic for a given ``rng`` and unhurt by a loaded machine; the clock only guards
+  ``budget``.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ __all__ = ["LEVELS", "choose_easy", "choose_hard", "choose_normal", "play_game"]
 
 RANK: dict[str, int] = grabush.RANK
 SLOTS = grabush.SLOTS
+BOOK = grabush.BOOK
 
 # Scores of normal's static evaluation (one hand card shed = 1).
 W_STOCK = 100.0  # our stock top becomes playable
@@ -40,13 +47,11 @@ DANGER = (6.0, 1.5, 0.5)  # a pile needing the opponents' stock top (0, 1, 2 ran
 OURS = (0.0, 0.8, 0.3)  # a pile that needs 1 or 2 more cards before our stock top fits
 
 NORMAL_NODES = 1500
-SIM_NODES = 200
-HARD_CANDIDATES = 10
-HARD_WEIGHT = 2.5  # one stock card (ours or theirs) in the simulated turns, in shed units
-HARD_MAX_SAMPLES = 48
-HARD_MIN_SAMPLES = 8  # fewer worlds than this in the budget: play normal's choice
-HARD_MARGIN = 0.5  # how much better (in shed units) a candidate must look than normal's
-STOCK_LOOKAHEAD = 8  # hidden stock cards sampled per stock in a world
+HARD_SAMPLES = 16  # sampled hands of the next opponent per decision
+HARD_CANDIDATES = 60  # best positions by the static score that the threat re-scores
+HARD_THREAT = 16.0  # the next opponent surely frees his stock top, in shed units
+THREAT_NODES = 150  # search limit of one sampled opponent turn
+GAP_NODES = 100  # search limit of the opponents' table piles alone
 
 # A planning position: (hand ranks sorted, table pile heights, centre tops sorted).
 Key = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -177,15 +182,20 @@ class _Ctx:
             score += W_BOOK
         if self.stock is not None and _fits(self.stock, centre):
             return score + W_STOCK
-        if self.opp is not None and self.opp > 1:
-            gap = min((self.opp - 1 - t for t in centre if t < self.opp), default=99)
-            if gap < len(DANGER):
-                score -= DANGER[gap]
+        gap = self.danger_gap(centre)
+        if gap < len(DANGER):
+            score -= DANGER[gap]
         if self.stock is not None and self.stock > 1:
             gap = min((self.stock - 1 - t for t in centre if t < self.stock), default=99)
             if gap < len(OURS):
                 score += OURS[gap]
         return score
+
+    def danger_gap(self, centre: tuple[int, ...]) -> int:
+        """Ranks the opponents still need on a centre pile before their stock top fits."""
+        if self.opp is None or self.opp <= 1:
+            return 99
+        return min((self.opp - 1 - t for t in centre if t < self.opp), default=99)
 
     def action(self, move: Move) -> str:
         """The action string of a planned first move, for the current view."""
@@ -367,110 +377,95 @@ def _unseen(view: dict[str, Any]) -> list[int]:
     return sorted(RANK[card[0]] for card, count in pool.items() for _ in range(max(count, 0)))
 
 
-def _sim_turn(
-    hand: list[int],
-    piles: list[tuple[int, ...]],
-    heights: tuple[int, ...],
-    centre: tuple[int, ...],
-    stock: list[int],
-    stock_size: int,
-    draw: Callable[[], list[int]],
-) -> tuple[int, bool, tuple[int, ...]]:
-    """A greedy turn for the stock: play it when it fits, else take the shortest sequence of
-    centre plays that frees it (or empties the hand for a book). Returns (stock cards played,
-    stock emptied, centre tops after)."""
-    played = 0
-    h = tuple(sorted(hand))
-    for _ in range(40):
-        if played >= len(stock):
-            break
-        top = stock[played]
-        if _fits(top, centre):
-            centre = _push(centre, top)
-            played += 1
-            if played >= stock_size:
-                return played, True, centre
-            continue
-        found = _explore(h, piles, heights, centre, top, True, SIM_NODES, early=True)
-        if found:
-            (h, heights, centre), _ = next(iter(found.items()))
-            continue
-        if not h:
-            break
-        seen = _explore(h, piles, heights, centre, None, True, SIM_NODES)
-        empty = next((key for key in seen if not key[0]), None)
-        if empty is None:
-            break
-        _, heights, centre = empty
-        h = tuple(sorted(draw()))
-        if not h:
-            break
-    return played, False, centre
+class _HardCtx(_Ctx):
+    """Normal's context seen from the opponents' side too: their table piles and hands."""
 
+    def __init__(self, view: dict[str, Any]) -> None:
+        super().__init__(view)
+        self.opp_seat = (self.seat + 1) % self.n
+        self.opp_piles: list[tuple[int, ...]] = [
+            tuple(RANK[c[0]] for c in cards)
+            for owner in range(1 - self.side, self.n, 2)
+            for cards in view["tables"][owner]
+        ]
+        self.opp_heights = tuple(len(p) for p in self.opp_piles)
+        self._gaps: dict[tuple[int, ...], int] = {}
 
-class _World:
-    """One sample of the hidden cards, drawn in order as the simulation asks for them."""
+    def danger_gap(self, centre: tuple[int, ...]) -> int:
+        """Normal's gap, after every centre play the opponents' table piles allow.
 
-    def __init__(self, ranks: list[int], rng: random.Random) -> None:
-        self.cards = ranks[:]
-        rng.shuffle(self.cards)
-        self.pos = 0
+        A pile at 7 against a stock top of 10 is two ranks away for normal, but none when the
+        opponents show an 8 and a 9 on their table piles.
+        """
+        if self.opp is None or self.opp <= 1:
+            return 99
+        if centre not in self._gaps:
+            seen = _explore(
+                (), self.opp_piles, self.opp_heights, centre, self.opp, False, GAP_NODES
+            )
+            self._gaps[centre] = min(super(_HardCtx, self).danger_gap(c) for _, _, c in seen)
+        return self._gaps[centre]
 
-    def take(self, count: int) -> list[int]:
-        out = self.cards[self.pos : self.pos + count]
-        self.pos += count
-        return out
+    def opponent_hands(self, rng: random.Random, count: int) -> list[tuple[int, ...]]:
+        """``count`` guesses at the next opponent's hand (ranks) when his turn starts.
 
+        Drawn from the unseen cards. With 2 players he has just ended his turn, so he holds
+        no card that fitted the centre then (he would have shed it) unless it built towards our
+        stock top. The centre is read as it is now: exact at the start of our turn, later it
+        also holds our own plays (in trials no weaker than the exact start-of-turn centre).
+        An empty hand draws a book.
+        """
+        view = self.view
+        pool = _unseen(view)
+        size = view["hand_sizes"][self.opp_seat]
+        if size == 0:
+            size = min(BOOK, view["supply"])
+        elif self.n == 2:
+            fitted = {1} | {t + 1 for t in self.centre}
+            if self.stock is not None:
+                fitted -= {self.stock - 1, self.stock - 2}
+                if self.stock <= 3:
+                    fitted.discard(1)
+            likely = [r for r in pool if r not in fitted]
+            if len(likely) >= size:
+                pool = likely
+        if size == 0 or len(pool) < size:
+            return [()]
+        return [tuple(sorted(rng.sample(pool, size))) for _ in range(count)]
 
-def _hard_value(ctx: _Ctx, key: Key, table: tuple[int, int] | None, world: _World) -> float:
-    """Our stock cards minus the next opponent's, over the two simulated turns after ``key``."""
-    view = ctx.view
-    world.pos = 0
-    hand, heights, centre = key
-    opp_seat = (ctx.seat + 1) % ctx.n
-    opp_side = opp_seat % 2
-    supply = [view["supply"]]
-
-    def draw() -> list[int]:
-        count = min(5, supply[0])
-        supply[0] -= count
-        return world.take(count)
-
-    value = 0.0
-    opp_stock = view["stocks"][opp_side]
-    if ctx.opp is not None:
-        size = opp_stock["size"]
-        opp_hand = world.take(view["hand_sizes"][opp_seat]) if view["hand_sizes"][opp_seat] else []
-        if not opp_hand:
-            opp_hand = draw()
-        opp_piles: list[tuple[int, ...]] = []
-        for owner in range(opp_side, ctx.n, 2):
-            for cards in view["tables"][owner]:
-                opp_piles.append(tuple(RANK[c[0]] for c in cards))
-        stock = [ctx.opp, *world.take(min(size - 1, STOCK_LOOKAHEAD))]
-        played, won, centre = _sim_turn(
-            opp_hand, opp_piles, tuple(len(p) for p in opp_piles), centre, stock, size, draw
+    def threat(self, centre: tuple[int, ...], hands: list[tuple[int, ...]]) -> float:
+        """The share of ``hands`` with which the next opponent frees his stock top from
+        ``centre`` (with his and his partners' table piles)."""
+        assert self.opp is not None
+        hits = sum(
+            1
+            for hand in hands
+            if _explore(
+                hand, self.opp_piles, self.opp_heights, centre, self.opp, False, THREAT_NODES, True
+            )
         )
-        if won:
-            return -20.0
-        value -= played
-    if ctx.stock is not None:
-        my_hand = list(hand)
-        piles = ctx.piles
-        if table is not None:
-            rank, slot = table
-            my_hand.remove(rank)
-            j = ctx.pile_keys.index((ctx.seat, slot))
-            piles = ctx.piles[:]
-            piles[j] = (*ctx.piles[j][: heights[j]], rank)
-            heights = (*heights[:j], heights[j] + 1, *heights[j + 1 :])
-        if not my_hand:
-            my_hand = draw()
-        size = view["stocks"][ctx.side]["size"]
-        stock = [ctx.stock, *world.take(min(size - 1, STOCK_LOOKAHEAD))]
-        played, won, _ = _sim_turn(my_hand, piles, heights, centre, stock, size, draw)
-        value += played + (5.0 if won else 0.0)
-    return value
+        return hits / len(hands)
+
+
+def _rescore(
+    ctx: _HardCtx,
+    scored: list[tuple[float, Key]],
+    order: dict[Key, int],
+    hands: list[tuple[int, ...]],
+    deadline: float | None,
+) -> list[tuple[float, Key]] | None:
+    """The best candidates re-scored by the sampled threat, best first; None past ``deadline``."""
+    threats: dict[tuple[int, ...], float] = {}
+    rescored = []
+    for score, key in scored[:HARD_CANDIDATES]:
+        centre = key[2]
+        if centre not in threats:
+            if deadline is not None and time.perf_counter() > deadline:
+                return None
+            threats[centre] = ctx.threat(centre, hands)
+        rescored.append((score - HARD_THREAT * threats[centre], key))
+    rescored.sort(key=lambda item: (-item[0], order[item[1]]))
+    return rescored + scored[HARD_CANDIDATES:]
 
 
 def choose_hard(
@@ -479,10 +474,11 @@ def choose_hard(
     budget: float = 0.3,
     samples: int | None = None,
 ) -> str:
-    """Normal's candidates re-scored by sampled two-turn look-ahead within ``budget`` seconds.
+    """Normal, with the opponents' threats looked ahead: their table piles and sampled hands.
 
-    ``samples`` fixes the number of sampled worlds (deterministic, for tests) instead of the
-    clock; otherwise sampling stops at ``budget`` or ``HARD_MAX_SAMPLES``.
+    ``samples`` hands of the next opponent are sampled (``HARD_SAMPLES`` by default); a given
+    ``samples`` is deterministic for the same ``rng``. Without it the clock is a safety net:
+    past 80% of ``budget`` the threat is dropped and the static choice played.
     """
     started = time.perf_counter()
     legal: list[str] = view["legal"]
@@ -490,65 +486,20 @@ def choose_hard(
         raise ValueError("no legal action")
     if len(legal) == 1:
         return legal[0]
-    ctx, action, scored, seen = _normal_decision(view)
-    if action is not None:
-        return action if action in legal else legal[0]
-    if scored[0][0] >= W_STOCK:  # a sequence frees the stock: no need to look further
-        move = seen[scored[0][1]]
-        if move is not None:
-            return ctx.action(move)
-    candidates: list[tuple[float, Key, tuple[int, int] | None]] = []
-    for score, key in scored:
-        if len(candidates) >= HARD_CANDIDATES:
-            break
-        hand = key[0]
-        table = ctx.table_card(hand, key) if hand else None
-        if hand and table is None and seen[key] is None:
-            continue  # only Aces left in hand: the turn cannot end here
-        candidates.append((score, key, table))
-    if not candidates:
-        return _finish_turn(ctx, scored, seen)
-    if len(candidates) > 1:
-        pool = _unseen(view)
-        totals = [0.0] * len(candidates)
-        rounds = 0
-        limit = samples if samples is not None else HARD_MAX_SAMPLES
-        deadline = started + budget * 0.8
-        while rounds < limit:
-            world = _World(pool, rng)
-            values = []
-            for _, key, table in candidates:
-                values.append(_hard_value(ctx, key, table, world))
-                # A round cut short is dropped, so every candidate sees the same worlds.
-                if samples is None and rounds and time.perf_counter() > deadline:
-                    break
-            if len(values) < len(candidates):
-                break
-            totals = [t + v for t, v in zip(totals, values, strict=True)]
-            rounds += 1
-            if samples is None and time.perf_counter() > deadline:
-                break
-        best_i = 0
-        if rounds >= min(HARD_MIN_SAMPLES, limit):
-            # Few worlds make a noisy estimate: leave normal's choice only by a clear margin.
-            value = [
-                candidates[i][0] + HARD_WEIGHT * totals[i] / rounds for i in range(len(totals))
-            ]
-            challenger = max(range(len(value)), key=lambda i: (value[i], -i))
-            if value[challenger] > value[0] + HARD_MARGIN:
-                best_i = challenger
-    else:
-        best_i = 0
-    _, key, table = candidates[best_i]
-    move = seen[key]
-    if move is not None:
-        action = ctx.action(move)
-    elif not ctx.hand_codes:
-        action = "end"
-    else:
-        rights = _rights_action(view, ctx) if len(ctx.hand_codes) > 1 else None
-        assert table is not None
-        action = rights or ctx.table_action(*table)
+    ctx = _HardCtx(view)
+    if view["to_act"] != view["seat"]:
+        return _rights_action(view, ctx) or legal[0]
+    stock = ctx.stock_action()
+    if stock is not None:
+        return stock
+    scored, seen = _plan(ctx, NORMAL_NODES)
+    if scored[0][0] < W_STOCK and ctx.opp is not None and ctx.opp > 1:
+        hands = ctx.opponent_hands(rng, samples if samples is not None else HARD_SAMPLES)
+        deadline = None if samples is not None else started + 0.8 * budget
+        order = {key: i for i, key in enumerate(seen)}
+        scored = _rescore(ctx, scored, order, hands, deadline) or scored
+    move = seen[scored[0][1]]
+    action = ctx.action(move) if move is not None else _finish_turn(ctx, scored, seen)
     return action if action in legal else legal[0]
 
 

@@ -3,7 +3,8 @@
 ``bench_grabush`` plays normal against easy and hard against normal, alternating which side
 each level plays, and reports win rates of the decided games with 95% Wilson intervals, draws
 and capped games separately, and the median and 99th percentile decision time per level.
-Run it with ``python -m games.bots.grabush_bench --games 200 --workers 2``.
+Run it with ``python -m games.bots.grabush_bench --games 200 --workers 2``; add
+``--matchup hard-normal`` (repeatable) to play only some matchups.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import multiprocessing
 import time
 from typing import Any
 
-from .grabush import play_game
+from .grabush import LEVELS, play_game
 from .stats import percentile, wilson
 
 MATCHUPS: tuple[tuple[str, str], ...] = (("normal", "easy"), ("hard", "normal"))
@@ -116,6 +117,14 @@ def format_bench(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _parse_matchup(text: str) -> tuple[str, str]:
+    """``"hard-normal"`` -> ("hard", "normal"), checking both levels exist."""
+    a, sep, b = text.partition("-")
+    if not sep or a not in LEVELS or b not in LEVELS:
+        raise argparse.ArgumentTypeError(f"bad matchup {text!r}; use e.g. hard-normal")
+    return a, b
+
+
 def main() -> None:
     """Command line: ``python -m games.bots.grabush_bench``."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -124,8 +133,16 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--matchup",
+        action="append",
+        type=_parse_matchup,
+        metavar="A-B",
+        help="only these matchups, e.g. hard-normal (repeatable; default: all)",
+    )
     args = parser.parse_args()
-    result = bench_grabush(args.games, args.budget, args.players, args.workers, args.seed)
+    matchups = tuple(args.matchup) if args.matchup else MATCHUPS
+    result = bench_grabush(args.games, args.budget, args.players, args.workers, args.seed, matchups)
     print(format_bench(result))
 
 

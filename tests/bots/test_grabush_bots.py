@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -218,12 +220,12 @@ def test_normal_finds_a_sequence_that_frees_the_stock(bot):
     assert after.stocks[0][-1] == "KD" and len(after.stocks[0]) == 19
 
 
-def _with_table(state: grabush.State, piles: dict[int, list[str]]) -> grabush.State:
-    """Seat 0 gets these table piles (slot -> cards bottom to top), taken from face-down
+def _with_table(state: grabush.State, piles: dict[int, list[str]], seat: int = 0) -> grabush.State:
+    """``seat`` gets these table piles (slot -> cards bottom to top), taken from face-down
     stock cards or the supply so that no card is duplicated."""
     data = json.loads(grabush.dumps(state))
     for slot, cards in piles.items():
-        data["tables"][slot] = list(cards)
+        data["tables"][seat * grabush.SLOTS + slot] = list(cards)
         for card in cards:
             for stock in data["stocks"]:
                 if card in stock[:-1]:
@@ -278,6 +280,58 @@ def test_normal_keeps_table_piles_descending():
     assert actions[-1] in ("table:6S:3", "table:QD:0")
 
 
+# --- hard's look-ahead ------------------------------------------------------------------------
+
+
+def test_hard_with_fixed_samples_is_deterministic():
+    for state in _positions(2, 21, 8):
+        seat = state.to_act
+        v = view(state, seat)
+        first = bots.choose_hard(v, random.Random(4), 0.3, samples=8)
+        assert all(bots.choose_hard(v, random.Random(4), 0.3, samples=8) == first for _ in range(3))
+
+
+def test_hard_obeys_the_budget():
+    budget = 0.3
+    slowest = 0.0
+    for state in _positions(2, 23, 10) + _positions(4, 24, 6):
+        seat = state.to_act
+        v = view(state, seat)
+        # CPU time: a busy test machine must not fail the bot for time it did not get.
+        started = time.process_time()
+        assert bots.choose_hard(v, random.Random(0), budget) in v["legal"]
+        slowest = max(slowest, time.process_time() - started)
+    assert slowest < budget
+
+
+def test_hard_counts_the_opponents_table_piles_in_the_danger():
+    # Their stock top is a 9 and they show a 6 and a 7: a pile at 5 is one rank from it.
+    state = _deal((["KH"], ["9D"]), ["AS", "2D", "3C", "4H", "5S"])
+    state = _with_table(state, {0: ["6C"], 1: ["7C"]}, seat=1)
+    normal, hard = bots._Ctx(view(state, 0)), bots._HardCtx(view(state, 0))
+    assert normal.danger_gap((5,)) == 3
+    assert hard.danger_gap((5,)) == 1
+    assert hard.danger_gap((4,)) == 4  # the 6 cannot go on a 4
+
+
+def test_hard_guesses_that_the_opponent_kept_no_card_that_fitted():
+    # Seat 0 has just ended his turn with 5 cards while the centre showed an Ace pile and a 4:
+    # he would have played a 2 or a 5 (and any Ace), so the sampled hands hold none of them.
+    state = _deal((["KH"], ["9D"]), ["5S", "6D", "7C", "8H", "QS"])
+    data = json.loads(grabush.dumps(state))
+    for pile in (["AC"], ["AH", "2H", "3H", "4C"]):
+        for card in pile:
+            data["supply"].remove(card)
+        data["centre"].append(pile)
+    data["to_act"] = 1
+    ctx = bots._HardCtx(view(grabush.loads(json.dumps(data)), 1))
+    assert ctx.centre == (1, 4) and ctx.stock == 9
+    hands = ctx.opponent_hands(random.Random(0), 50)
+    assert len(hands) == 50 and all(len(hand) == 5 for hand in hands)
+    assert not any({1, 2, 5} & set(hand) for hand in hands)
+    assert any(6 in hand for hand in hands)
+
+
 # --- harness ---------------------------------------------------------------------------------
 
 
@@ -313,3 +367,12 @@ def test_bench_counts_and_formats():
     assert row["a_wins"] + row["b_wins"] + row["draws"] + row["capped"] == 2
     assert set(result["times"]) == {"normal", "easy"}
     assert "normal vs easy" in format_bench(result)
+
+
+def test_bench_matchup_option():
+    from games.bots.grabush_bench import _parse_matchup
+
+    assert _parse_matchup("hard-normal") == ("hard", "normal")
+    for bad in ("hard", "hard-expert", "-normal"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            _parse_matchup(bad)
