@@ -175,37 +175,40 @@ def stop_server(server: subprocess.Popen) -> None:
         server.wait(5)
 
 
-def rss_mb(pid: int | None) -> float | None:
-    """Resident memory of process ``pid`` in MiB (None when unknown)."""
-    if pid is None:
-        return None
-    with contextlib.suppress(OSError, ValueError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return None
+def rss_mb(pids: list[int]) -> float | None:
+    """Resident memory of the server processes ``pids``, summed, in MiB (None when unknown)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+        except OSError:
+            return None
+        total += next((int(x.split()[1]) / 1024 for x in lines if x.startswith("VmRSS:")), 0.0)
+    return total if pids else None
 
 
-def cpu_seconds(pid: int | None) -> float | None:
-    """CPU time (user + system) process ``pid`` has used so far."""
-    if pid is None:
-        return None
-    with contextlib.suppress(OSError, ValueError, IndexError):
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return None
+def cpu_seconds(pids: list[int]) -> float | None:
+    """CPU time (user + system) the server processes ``pids`` have used so far, summed."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total if pids else None
 
 
-async def wait_until_idle(pid: int | None, limit: float = 30.0) -> None:
-    """Wait until the server spends under 10% of a core (it has drained earlier work)."""
-    if pid is None:
+async def wait_until_idle(pids: list[int], limit: float = 30.0) -> None:
+    """Wait until the servers spend under 10% of a core (they have drained earlier work)."""
+    if not pids:
         await asyncio.sleep(2)
         return
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        before = cpu_seconds(pid) or 0.0
+        before = cpu_seconds(pids) or 0.0
         await asyncio.sleep(0.5)
-        if (cpu_seconds(pid) or 0.0) - before < 0.05:
+        if (cpu_seconds(pids) or 0.0) - before < 0.05:
             return
 
 
@@ -368,19 +371,20 @@ class FloorTable(PacedTable):
 
 
 async def open_table(
-    table: PacedTable, base: str, paths: list[str], cookies: list[str | None], gate: Any
+    table: PacedTable, urls: list[str], cookies: list[str | None], gate: Any
 ) -> None:
-    """Connect a table's four clients and start reading their frames."""
+    """Connect a table's four clients (``urls``: each one's socket address) and start reading
+    their frames."""
     from websockets.asyncio.client import connect
 
-    origin = base.replace("ws://", "http://", 1)
-    for index, (path, cookie) in enumerate(zip(paths, cookies, strict=True)):
+    for index, (url, cookie) in enumerate(zip(urls, cookies, strict=True)):
+        origin = "http://" + urlsplit(url).netloc
         headers = {"Origin": origin}
         if cookie:
             headers["Cookie"] = cookie
         async with gate:
             socket = await asyncio.wait_for(
-                connect(base + path, additional_headers=headers, max_size=None, open_timeout=None),
+                connect(url, additional_headers=headers, max_size=None, open_timeout=None),
                 CONNECT_TIMEOUT,
             )
         client = Client(table, index, socket)
@@ -442,14 +446,17 @@ def percentile(values: list[float], share: float) -> float | None:
 
 async def run_step(
     kind: str,
-    base: str,
+    bases: list[str],
     seatings: list[Seating],
     pace: float,
     duration: float,
-    pid: int | None,
+    pids: list[int],
     seed: int,
 ) -> StepResult:
-    """Connect every table of the step, drive it for ``duration`` seconds, close, summarise."""
+    """Connect every table of the step, drive it for ``duration`` seconds, close, summarise.
+
+    With several servers (``bases``), a table's four clients connect to them in turn, as a
+    proxy would spread them."""
     totals = Totals()
     rng = random.Random(seed)
     gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
@@ -466,7 +473,8 @@ async def run_step(
             paths = [f"/ws/table/{seating.code}/"] * 4
             cookies = list(seating.cookies)
         tables_.append(table)
-        openings.append(open_table(table, base, paths, cookies, gate))
+        urls = [bases[(4 * number + i) % len(bases)] + path for i, path in enumerate(paths)]
+        openings.append(open_table(table, urls, cookies, gate))
     loop = asyncio.get_running_loop()
     try:
         results = await asyncio.gather(*openings, return_exceptions=True)
@@ -476,17 +484,17 @@ async def run_step(
         live = [t for t, r in zip(tables_, results, strict=True) if r is None]
         # Let the connect storm (every join re-renders the table) drain before measuring.
         await asyncio.gather(*(t.drain(MOVE_TIMEOUT) for t in live))
-        await wait_until_idle(pid)
+        await wait_until_idle(pids)
         totals.latencies.clear()
         load_avg = os.getloadavg()[0]
-        cpu_before, client_before = cpu_seconds(pid), time.process_time()
+        cpu_before, client_before = cpu_seconds(pids), time.process_time()
         start = loop.time() + 0.05
         end = start + duration
         await asyncio.gather(*(t.run(start + rng.random() * pace, end, pace) for t in live))
         elapsed = loop.time() - start
-        cpu_after, client_after = cpu_seconds(pid), time.process_time()
+        cpu_after, client_after = cpu_seconds(pids), time.process_time()
         await asyncio.gather(*(t.drain(2.0) for t in live if t.pending is not None))
-        rss = rss_mb(pid)
+        rss = rss_mb(pids)
     finally:
         await close_tables(tables_)
     server_cpu = None
@@ -543,6 +551,8 @@ class Report:
     pace: float
     duration: float
     steps: list[StepResult]
+    #: Server processes the clients were spread over.
+    servers: int = 1
 
     def knee(self, kind: str) -> StepResult | None:
         """The sustained step with the most tables, of ``kind``."""
@@ -568,6 +578,7 @@ class Report:
             "channel_layer": self.channel_layer,
             "pace_s": self.pace,
             "duration_s": self.duration,
+            "servers": self.servers,
             "knee_p95_ms": KNEE_P95_MS,
             "knee": {
                 kind: ({"tables": s.tables, "moves_per_s": s.moves_per_s} if s else None)
@@ -596,7 +607,8 @@ def format_report(report: Report) -> str:
     )
     lines = [
         f"database {report.database}, channel layer {report.channel_layer}, "
-        f"one move per table every {report.pace:g} s, {report.duration:g} s per step",
+        f"one move per table every {report.pace:g} s, {report.duration:g} s per step, "
+        f"{report.servers} server process{'es' if report.servers > 1 else ''}",
         header,
         "-" * len(header),
     ]
@@ -649,21 +661,30 @@ def run(
     floor: bool,
     seed: int,
     say: Any,
+    servers: int = 1,
 ) -> Report:
-    """Run the sweep: per step, the floor (when ``floor``) and then the real tables."""
+    """Run the sweep: per step, the floor (when ``floor``) and then the real tables.
+
+    ``servers`` daphne processes are started (several need PostgreSQL and Redis: they share
+    the tables through them); with ``url``, the one server there is targeted instead."""
     database, layer = describe_setup()
+    if servers > 1 and (database == "sqlite3" or layer != "RedisChannelLayer"):
+        raise ValueError("several servers share tables only through PostgreSQL and Redis")
     say(f"creating {4 * max(sweep)} users and their sessions")
     cookies = make_players(4 * max(sweep))
-    server = None
-    if url is None:
-        port = free_port()
-        server = start_server(os.environ["DATABASE_URL"], port)
-        base, pid = f"ws://127.0.0.1:{port}", server.pid
-        say(f"started daphne (pid {pid}) at {base}")
-    else:
-        base, pid = websocket_base(url), server_pid
-    report = Report(database, layer, pace, duration, [])
+    started: list[subprocess.Popen] = []
     try:
+        if url is None:
+            bases = []
+            for _ in range(servers):
+                port = free_port()
+                started.append(start_server(os.environ["DATABASE_URL"], port))
+                bases.append(f"ws://127.0.0.1:{port}")
+                say(f"started daphne (pid {started[-1].pid}) at {bases[-1]}")
+            pids = [server.pid for server in started]
+        else:
+            bases, pids = [websocket_base(url)], [server_pid] if server_pid else []
+        report = Report(database, layer, pace, duration, [], servers=len(bases))
         for number, count in enumerate(sweep):
             say(f"step {count} tables: seating players")
             seatings = seat_tables(cookies, count)
@@ -671,23 +692,23 @@ def run(
             for kind in kinds:
                 say(f"step {count} tables: {kind}")
                 step = asyncio.run(
-                    run_step(kind, base, seatings, pace, duration, pid, seed + number)
+                    run_step(kind, bases, seatings, pace, duration, pids, seed + number)
                 )
                 report.steps.append(step)
                 say(
                     f"  {step.moves_per_s:.1f} moves/s, p50 {step.p50_ms} ms, "
                     f"p95 {step.p95_ms} ms, errors {step.errors}"
                 )
-                asyncio.run(wait_until_idle(pid))
+                asyncio.run(wait_until_idle(pids))
             close_seatings(seatings)
         if floor:
             say(f"floor capacity: {CAPACITY_TABLES} tables, unpaced")
             idle = [Seating("", [])] * CAPACITY_TABLES
             step = asyncio.run(
-                run_step("capacity", base, idle, CAPACITY_PACE, duration, pid, seed + len(sweep))
+                run_step("capacity", bases, idle, CAPACITY_PACE, duration, pids, seed + len(sweep))
             )
             report.steps.append(step)
     finally:
-        if server is not None:
+        for server in started:
             stop_server(server)
     return report

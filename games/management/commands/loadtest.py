@@ -40,6 +40,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--server-pid", type=int, help="with --url: the server's pid (RSS)")
         parser.add_argument("--no-floor", action="store_true", help="skip the fan-out floor")
+        parser.add_argument(
+            "--servers",
+            type=int,
+            default=1,
+            help="daphne processes to start and spread each table's clients over (more than "
+            "one needs DATABASE_URL=postgres://… and REDIS_URL)",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", help="also write the results to this JSON file")
 
@@ -53,8 +60,13 @@ class Command(BaseCommand):
             raise CommandError("--tables takes whole numbers, e.g. 25,50,100") from None
         if not sweep or min(sweep) < 1 or max(sweep) > 2000:
             raise CommandError("--tables must be between 1 and 2000")
+        if not 1 <= options["servers"] <= 16 or (options["servers"] > 1 and options["url"]):
+            raise CommandError("--servers must be between 1 and 16, and cannot go with --url")
         if not 0 < options["duration"] <= 600 or not 0.05 <= options["pace"] <= 60:
             raise CommandError("--duration must be in (0, 600] and --pace in [0.05, 60]")
+        database, layer = loadtest.describe_setup()
+        if options["servers"] > 1 and (database == "sqlite3" or layer != "RedisChannelLayer"):
+            raise CommandError("several --servers need DATABASE_URL=postgres://… and REDIS_URL")
         call_command("migrate", verbosity=0, interactive=False)
         report = loadtest.run(
             sweep,
@@ -63,6 +75,7 @@ class Command(BaseCommand):
             url=options["url"],
             server_pid=options["server_pid"],
             floor=not options["no_floor"],
+            servers=options["servers"],
             seed=options["seed"],
             say=lambda text: self.stderr.write(text),
         )
