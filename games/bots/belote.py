@@ -11,7 +11,9 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   everything public (voids and "no higher trump" inferred from the legal-card rules, declared
   kinds, belots announced or not, hand sizes), rebuilds an engine state for each such deal by
   replaying this deal's public actions, plays every candidate card out to the end of the deal with
-  the normal policy at all four seats, and keeps the card with the best average deal score.
+  the normal policy at all four seats, and keeps the card with the best average deal score. It
+  samples until its time budget runs out, or earlier once the best card is clearly ahead or the
+  candidates tie on every sampled deal.
 
 Cards are handled internally as ints ``suit * 8 + rank`` (the order of :data:`belote.CARDS`) and
 sets of cards as 32-bit masks.
@@ -19,6 +21,7 @@ sets of cards as 32-bit masks.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Sequence
@@ -729,13 +732,55 @@ def _distinct(k: Knowledge, hand: int, cards: list[int]) -> list[int]:
     return keep
 
 
+#: Hard samples at least this many deals before it may stop early (:func:`_clear`).
+MIN_SAMPLES = 16
+#: How many standard errors of the paired per-deal difference make the best card clear.
+CLEAR_Z = 2.75
+
+
+def _clear(
+    cands: Sequence[int],
+    totals: dict[int, float],
+    pairs: dict[tuple[int, int], list[float]],
+    n: int,
+) -> bool:
+    """Whether more sampled deals would hardly change hard's choice among ``cands``.
+
+    Every candidate is rolled out on the same ``n`` deals, so each is compared with the best
+    mean on the per-deal difference: ``pairs[a, b]`` holds the sum and the sum of squares of
+    ``value(a) - value(b)`` over the deals (for ``a`` before ``b`` in ``cands``). The choice is
+    clear when against every other candidate the best either wins by more than :data:`CLEAR_Z`
+    standard errors of that difference, or scored exactly the same on every deal so far.
+    """
+    best = max(cands, key=lambda c: totals[c])
+    rank = {c: i for i, c in enumerate(cands)}
+    for c in cands:
+        if c == best:
+            continue
+        if rank[best] < rank[c]:
+            total, squares = pairs[best, c]
+        else:
+            total, squares = pairs[c, best]
+            total = -total
+        if squares == 0.0:
+            continue  # equal on every deal so far
+        mean = total / n
+        var = max(0.0, (squares - total * total / n) / (n - 1))
+        if mean <= CLEAR_Z * math.sqrt(var / n):
+            return False
+    return True
+
+
 def choose_hard(
     view: View, rng: random.Random, budget: float = 0.3, samples: int | None = None
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, normal policy rollouts.
 
-    ``budget`` seconds (at most 1) are spent; ``samples`` instead fixes the number of sampled
-    deals, which makes the choice depend only on ``view`` and ``rng`` (tests).
+    Each sampled deal rolls out every candidate card. Up to 90% of ``budget`` seconds (at most
+    1) are spent, but after :data:`MIN_SAMPLES` deals sampling stops as soon as the choice is
+    clear (:func:`_clear`): one card is far ahead of all others, or the candidates tie on every
+    deal. ``samples`` instead fixes the number of sampled deals, with no early stop, which makes
+    the choice depend only on ``view`` and ``rng`` (tests).
     """
     legal = view["legal"]
     if len(legal) == 1:
@@ -753,6 +798,10 @@ def choose_hard(
         return CARDS[cands[0]]
     cons = Constraints(view, k)
     totals = dict.fromkeys(cands, 0.0)
+    # (a, b) -> [sum, sum of squares] of the per-deal difference value(a) - value(b).
+    pairs: dict[tuple[int, int], list[float]] = {
+        (a, b): [0.0, 0.0] for i, a in enumerate(cands) for b in cands[i + 1 :]
+    }
     team = me & 1
     hang = view["hanging"]
     n = 0
@@ -760,12 +809,19 @@ def choose_hard(
         if samples is None:
             if n and time.perf_counter() >= deadline:
                 break
+            if n >= MIN_SAMPLES and _clear(cands, totals, pairs, n):
+                break
         elif n >= samples:
             break
         hands = cons.sample(rng)
         base = build_state(view, hands)
-        for c in cands:
-            totals[c] += _rollout(base, k, hands, me, c, team, hang)
+        values = {c: _rollout(base, k, hands, me, c, team, hang) for c in cands}
+        for c, value in values.items():
+            totals[c] += value
+        for (a, b), acc in pairs.items():
+            d = values[a] - values[b]
+            acc[0] += d
+            acc[1] += d * d
         n += 1
     # Ties (and near ties) go to normal's choice.
     totals[fallback] = totals.get(fallback, 0.0) + 1e-6

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
+from typing import Any
+
+import pytest
 
 from games.bots import belote as bots
 from games.engines import belote
@@ -234,6 +238,78 @@ def test_knowledge_infers_no_higher_trump() -> None:
     state = play(state, "AS", "9C")  # seat 1 cannot follow trumps: he holds none
     k = bots.knowledge_from_view(me(state))
     assert k.forbid[1] & 0xFF << 24 == 0xFF << 24
+
+
+def all_trumps_hand() -> dict:
+    """Seat 0 holds every spade in a spade contract, to play last to trick one: each card wins."""
+    hands = {0: ["JS", "9S", "AS", "TS", "KS", "QS", "8S", "7S"]}
+    state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
+    state = play(state, "pass", "pass", "pass", "S", "pass", "pass", "pass")
+    for _ in range(3):
+        state = play(state, me(state)["legal"][0])
+    return me(state)
+
+
+def test_hard_stops_early_when_the_candidates_are_equivalent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    v = all_trumps_hand()
+    assert v["seat"] == 0 and len(v["legal"]) == 8
+    rollouts = []
+    rollout = bots._rollout
+
+    def counting(*args: Any) -> float:
+        rollouts.append(args[4])
+        return rollout(*args)
+
+    monkeypatch.setattr(bots, "_rollout", counting)
+    started = time.perf_counter()
+    assert bots.choose_hard(v, random.Random(0), 1.0) in v["legal"]
+    elapsed = time.perf_counter() - started
+    # Every card takes every trick: the candidates tie on each deal, so the minimum is enough.
+    candidates = len(set(rollouts))
+    assert candidates > 1
+    assert len(rollouts) == bots.MIN_SAMPLES * candidates
+    assert elapsed < 0.6
+
+
+def test_hard_clear_compares_the_paired_differences() -> None:
+    def pairs_of(values: dict[int, list[float]]) -> dict[tuple[int, int], list[float]]:
+        cands = list(values)
+        out = {}
+        for i, a in enumerate(cands):
+            for b in cands[i + 1 :]:
+                diffs = [x - y for x, y in zip(values[a], values[b], strict=True)]
+                out[a, b] = [sum(diffs), sum(d * d for d in diffs)]
+        return out
+
+    def clear(values: dict[int, list[float]]) -> bool:
+        totals = {c: sum(v) for c, v in values.items()}
+        return bots._clear(list(values), totals, pairs_of(values), len(values[0]))
+
+    rng = random.Random(1)
+    noise = [rng.gauss(0, 30) for _ in range(16)]
+    # Deal luck is shared by the candidates: only the paired difference counts.
+    assert clear({0: [x + 10 for x in noise], 1: noise, 2: [x - 20 for x in noise]})
+    assert clear({0: noise, 1: list(noise)})
+    noisy = [x + rng.gauss(0, 30) for x in noise]
+    assert not clear({0: [x + 1 for x in noise], 1: noisy})
+    # The best must beat every other candidate, not just one.
+    assert not clear({0: [x + 10 for x in noise], 1: noise, 2: [x + 9 for x in noisy]})
+
+
+def test_hard_keeps_to_its_budget() -> None:
+    state = belote.new_game(7, target=151)
+    while True:
+        v = me(state)
+        if v["phase"] == "play":
+            break
+        state = belote.apply(state, v["seat"], bots.choose_normal(v, random.Random(0)))
+    assert len(v["legal"]) == 8
+    for budget in (0.05, 0.2):
+        started = time.perf_counter()
+        assert bots.choose_hard(v, random.Random(0), budget) in v["legal"]
+        assert time.perf_counter() - started < budget + 0.15
 
 
 # --------------------------------------------------------------------------------------------
