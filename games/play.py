@@ -112,8 +112,7 @@ def apply_chat_rule(table_id: int, user: AbstractBaseUser) -> bool:
     """Apply what the game does when a seated player chats during a match (Grabush's
     table-talk penalty); returns whether the match changed."""
     with transaction.atomic():
-        table = lock_table(table_id)
-        match = current_match(table)
+        table, match = lock_with_match(table_id)
         if match is None or match.status != Match.Status.RUNNING:
             return False
         seat = match.players.filter(user=user).values_list("seat", flat=True).first()
@@ -195,9 +194,7 @@ def apply_action(
         player = None
         if user is not None:
             player = match.players.filter(user=user).values("seat", "covered").first()
-            if player is None:
-                raise TableError(_("You are not playing in this match."))
-            seat = player["seat"]
+            seat = player["seat"] if player is not None else None
         if seat is None:
             raise TableError(_("You are not playing in this match."))
         spec = get_game(match.game)
@@ -217,8 +214,7 @@ def apply_action(
 def take_over(table_id: int, user: AbstractBaseUser) -> bool:
     """A player takes their seat back from the computer player covering it."""
     with transaction.atomic():
-        table = lock_table(table_id)
-        match = current_match(table)
+        table, match = lock_with_match(table_id)
         if match is None or match.status != Match.Status.RUNNING:
             raise TableError(_("No match is being played at this table."))
         if not match.players.filter(user=user, covered=True).update(covered=False):

@@ -12,7 +12,11 @@ from games.consumers_bench import FanOutConsumer
 @pytest.mark.asyncio
 async def test_dispatch_calls_the_handler_without_a_database_hop(consumer, monkeypatch):
     hops = []
-    monkeypatch.setattr("channels.consumer.aclose_old_connections", lambda: hops.append(1))
+
+    async def close_old_connections_hop():
+        hops.append(1)
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", close_old_connections_hop)
     instance = consumer()
     seen = []
 
