@@ -123,6 +123,7 @@ class Driver:
         self.table_id = table_id
         self.task: asyncio.Task | None = None
         self.waiting = False
+        self.stopping = False
         self.again = False
         self.last_event = ""
         #: The change to read the table for on the next look (None: a fresh read).
@@ -150,7 +151,7 @@ class Driver:
 
     async def run(self) -> None:
         try:
-            while True:
+            while not self.stopping:
                 self.again = False
                 event, self.event = self.event, None
                 snapshot = cached_snapshot(self.table_id, event)
@@ -158,8 +159,8 @@ class Driver:
                     pending = pending_in(snapshot)
                 else:
                     pending = await database_sync_to_async(pending_move)(self.table_id, event)
-                if pending is None:
-                    if self.again:
+                if pending is None or self.stopping:
+                    if self.again and not self.stopping:
                         continue
                     return
                 delay = max(
@@ -202,14 +203,21 @@ def kick(table_id: int, event: dict[str, Any] | None = None) -> None:
 
 
 async def stop_all() -> None:
-    """Cancel every driver of this process (tests, shutdown)."""
+    """Stop every driver of this process (tests, shutdown) and wait until they have stopped.
+
+    A driver waiting out a delay is cancelled; one reading or moving finishes that step first.
+    Cancelling it there would leave the database work running in its thread (asgiref cannot
+    stop a thread), past the moment the caller believes the table is quiet.
+    """
     loop = asyncio.get_running_loop()
-    tasks = [
-        d.task
-        for d in _drivers.values()
-        if d.task is not None and not d.task.done() and d.task.get_loop() is loop
-    ]
-    for task in tasks:
-        task.cancel()
+    tasks = []
+    for driver in _drivers.values():
+        task = driver.task
+        if task is None or task.done() or task.get_loop() is not loop:
+            continue
+        driver.stopping = True
+        if driver.waiting:
+            task.cancel()
+        tasks.append(task)
     await asyncio.gather(*tasks, return_exceptions=True)
     _drivers.clear()

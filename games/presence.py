@@ -36,6 +36,8 @@ _name: tuple[int, str] | None = None
 #: This process's open table sockets: channel name -> (table id, user id).
 _open: dict[str, tuple[int, int]] = {}
 _heartbeat: asyncio.Task | None = None
+#: True while the heartbeat waits between beats (the only moment it is cancelled).
+_resting = False
 
 
 def server_name() -> str:
@@ -146,6 +148,7 @@ def tick(sockets: dict[str, tuple[int, int]]) -> set[int]:
 
 
 async def _heartbeat_loop() -> None:
+    global _resting
     while _open:
         try:
             changed = await database_sync_to_async(tick)(dict(_open))
@@ -157,25 +160,51 @@ async def _heartbeat_loop() -> None:
                 await notify.send(notify.table_group(table_id), notify.table_changed())
             except Exception:
                 logger.exception("could not tell table %s about a dead server", table_id)
-        await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+        if not _open:
+            return
+        _resting = True
+        try:
+            await asyncio.sleep(settings.PRESENCE_HEARTBEAT_SECONDS)
+        finally:
+            _resting = False
 
 
 def opened(channel_name: str, table_id: int, user_id: int) -> None:
     """A table socket of this process opened: keep the heartbeat running (event loop only)."""
     global _heartbeat
     _open[channel_name] = (table_id, user_id)
-    loop = asyncio.get_running_loop()
-    if _heartbeat is None or _heartbeat.done() or _heartbeat.get_loop() is not loop:
-        _heartbeat = loop.create_task(_heartbeat_loop())
+    if _running_heartbeat() is None:
+        _heartbeat = asyncio.get_running_loop().create_task(_heartbeat_loop())
+
+
+def _running_heartbeat() -> asyncio.Task | None:
+    if (
+        _heartbeat is None
+        or _heartbeat.done()
+        or _heartbeat.get_loop() is not asyncio.get_running_loop()
+    ):
+        return None
+    return _heartbeat
 
 
 def closed(channel_name: str) -> None:
-    """A table socket of this process closed; the heartbeat stops with the last one."""
+    """A table socket of this process closed; the heartbeat stops with the last one.
+
+    A beat in progress finishes first (its database work runs in a thread that a cancel
+    would not stop); the loop ends after it by itself.
+    """
     _open.pop(channel_name, None)
-    if (
-        not _open
-        and _heartbeat is not None
-        and not _heartbeat.done()
-        and _heartbeat.get_loop() is asyncio.get_running_loop()
-    ):
-        _heartbeat.cancel()
+    task = _running_heartbeat()
+    if not _open and task is not None and _resting:
+        task.cancel()
+
+
+async def stop() -> None:
+    """Stop the heartbeat and wait until it has stopped (tests, shutdown)."""
+    _open.clear()
+    task = _running_heartbeat()
+    if task is None:
+        return
+    if _resting:
+        task.cancel()
+    await asyncio.gather(task, return_exceptions=True)

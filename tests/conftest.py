@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+import pytest_asyncio
+from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
+from django.db import connections
 
-from games import snapshots
+from games import autoplay, presence, snapshots
 
 
 @pytest.fixture(autouse=True)
@@ -35,3 +38,15 @@ def fresh_snapshots():
     snapshots.forget()
     yield
     snapshots.forget()
+
+
+@pytest_asyncio.fixture
+async def background_stopped():
+    """After an async test, stop this process's computer players and presence heartbeat and
+    wait for their database work in progress: the test database is flushed next, and a move
+    still running in a thread would race the flush (on PostgreSQL, a deadlock)."""
+    yield
+    await autoplay.stop_all()
+    await presence.stop()
+    # The database thread's connection too: left open, it outlives the test database.
+    await sync_to_async(connections.close_all)()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from datetime import timedelta
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
@@ -16,13 +17,11 @@ from games.models import Match, MatchPlayer, Move, Table
 from .live import connect, send
 from .test_table_live import OPTIONS, drain, make_players, receive_until
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def stop_drivers():
-    yield
-    await autoplay.stop_all()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("background_stopped"),
+]
 
 
 def table_with_bots(owner, levels=("easy", "normal", "hard"), **extra) -> Table:
@@ -186,3 +185,29 @@ async def test_only_the_creator_seats_bots():
     assert seats == ["", "", "", ""]
     await socket.disconnect()
     await mine.disconnect()
+
+
+async def test_stopping_waits_for_a_move_in_progress(monkeypatch):
+    """Stopping must not leave a move running in its thread after it returns: the caller
+    (shutdown, a test's database flush) relies on the table being quiet."""
+    (owner,) = await sync_to_async(make_players)(1)
+    table = await sync_to_async(table_with_bots)(owner)
+    match = await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # seat 1, a bot
+    entered, release = threading.Event(), threading.Event()
+    real_play = autoplay.play_pending
+
+    def held_play(pending, action):
+        entered.set()
+        release.wait(10)
+        return real_play(pending, action)
+
+    monkeypatch.setattr(autoplay, "play_pending", held_play)
+    autoplay.kick(table.pk)
+    assert await asyncio.to_thread(entered.wait, 10)
+    stopping = asyncio.ensure_future(autoplay.stop_all())
+    done, _ = await asyncio.wait({stopping}, timeout=0.3)
+    assert not done  # still waiting for the move
+    release.set()
+    await stopping
+    # The move that was under way is in the log; no further one was started.
+    assert await sync_to_async(Move.objects.filter(match=match).count)() == 1

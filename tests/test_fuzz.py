@@ -23,7 +23,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games import autoplay, tables
+from games import autoplay, presence, tables
 from games.consumers import TableConsumer
 from games.engines import belote
 from games.forms import ReportForm
@@ -149,6 +149,7 @@ def run() -> Iterator[Callable[[Coroutine], Any]]:
 
     yield run_on_loop
     run_on_loop(autoplay.stop_all())
+    run_on_loop(presence.stop())
     loop.call_soon_threadsafe(loop.stop)
     thread.join(timeout=10)
     loop.close()

@@ -16,7 +16,11 @@ from .engines.grabush_helpers import craft
 from .live import connect, leaked_cards, send
 from .test_table_live import drain, receive_until
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("background_stopped"),
+]
 OPTIONS = {"players": 4, "stock_size": 20, "table_talk_penalty": True}
 PILE = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC"]
 BOOK = ["7D", "8D", "9D", "TD", "JD"]

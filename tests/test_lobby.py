@@ -77,6 +77,7 @@ def test_options_partial_and_rules_pages(client, make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
 async def test_lobby_updates_live_when_tables_change():
     users = await sync_to_async(make_players)(2)
     lobby = await connect(users[1], "/ws/lobby/")

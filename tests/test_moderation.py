@@ -122,6 +122,7 @@ def test_mute_stops_chat_and_says_why(make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
 async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
     users = await sync_to_async(make_players)(2)
     client, moderator = await sync_to_async(staff_client)()
@@ -153,6 +154,7 @@ async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
 async def test_hidden_chat_disappears_live_for_everyone():
     users = await sync_to_async(make_players)(2)
     client, _ = await sync_to_async(staff_client)()
@@ -174,6 +176,7 @@ async def test_hidden_chat_disappears_live_for_everyone():
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
 async def test_abort_table_records_the_match_and_tells_the_players():
     users = await sync_to_async(make_players)(4)
     client, moderator = await sync_to_async(staff_client)()
@@ -225,6 +228,7 @@ def test_players_report_and_moderators_resolve(client, make_user):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
 async def test_a_flood_of_frames_is_cut_off_and_the_table_goes_on():
     users = await sync_to_async(make_players)(2)
     table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-import pytest_asyncio
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import autoplay, presence, tables
+from games import presence, tables
 from games.frames import table_context
 from games.models import MatchPlayer, Presence, Server
 
@@ -18,12 +17,6 @@ from .test_autoplay import start_with_dealer
 from .test_table_live import OPTIONS, drain, make_players, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest_asyncio.fixture(autouse=True)
-async def stop_drivers():
-    yield
-    await autoplay.stop_all()
 
 
 def dead_server(seconds_ago: float = 120) -> Server:
@@ -93,6 +86,7 @@ def test_a_stalled_process_restores_its_swept_presences():
 
 
 @pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
 async def test_a_player_whose_server_died_is_covered_after_the_grace_period(settings):
     settings.AWAY_GRACE_SECONDS = 0
     owner, friend, table = await sync_to_async(two_player_table)()

@@ -15,7 +15,11 @@ from games.models import Match, Move, Table
 
 from .live import connect, leaked_cards, send
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("background_stopped"),
+]
 OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
 FRAME_TIMEOUT = 5
 

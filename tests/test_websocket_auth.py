@@ -10,7 +10,11 @@ from django.test import Client
 
 from cardroom.asgi import application
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("background_stopped"),
+]
 
 
 def session_cookie_for(user) -> bytes:
