@@ -94,10 +94,16 @@ def table_context(
         "match": match,
         "board_template": spec.board_template,
         "all_seated": all(not seat["is_free"] for seat in seats),
+        "seated": me is not None,
         "rematch_votes": table.rematch_votes,
         "bot_levels": _bot_level_choices(),
         "i_voted_rematch": me is not None and me in table.rematch_votes,
     }
+    # Only the creator of an open, full table may start it (a value of its own so that the
+    # status reads the same for the creator and the others once the match runs).
+    context["can_start"] = (
+        table.status == Table.Status.OPEN and context["all_seated"] and context["is_owner"]
+    )
     if match is not None:
         players = snapshot.players
         covered = {player.seat for player in players if player.covered}
@@ -125,7 +131,25 @@ def recent_chat(table: Table, count: int = 50) -> list[ChatMessage]:
 
 
 #: The regions of the table page every game has (the board's come from the game's presenter).
-STATUS = Region("games/partials/status.html")
+STATUS = Region(
+    "games/partials/status.html",
+    uses=(
+        "table.status",
+        "all_seated",
+        "can_start",
+        "i_am_covered",
+        "deadline_ms",
+        "view.to_act",
+        "view.result",
+        "view.winner",
+        "my_turn",
+        "to_act_name",
+        "seated",
+        "we_won",
+        "match",
+        "i_voted_rematch",
+    ),
+)
 SEATS = Region(
     "games/partials/seats.html",
     uses=("seats", "table.status", "table.game", "is_owner", "bot_levels"),

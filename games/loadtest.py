@@ -53,7 +53,7 @@ CONNECT_TIMEOUT = 30.0
 CONNECT_CONCURRENCY = 40
 USER_PREFIX = "load-"
 
-VERSION_RE = re.compile(r"hx-vals='\{\"op\": \"play\", \"version\": \"(\d+)\"\}'")
+VERSION_RE = re.compile(r'name="version" value="(\d+)"')
 ACTION_RE = re.compile(r'ws-send name="action" value="([^"]+)"')
 FLASH_RE = re.compile(r'class="flash flash-visible"[^>]*>([^<]*)<')
 
@@ -336,7 +336,7 @@ class PacedTable:
 
 
 class BeloteTable(PacedTable):
-    """A real table: HTML frames, the version in ``#board``, the moves its buttons offer."""
+    """A real table: HTML frames, the version in ``#play-version``, the moves its buttons offer."""
 
     def parse(self, client: Client, frame: str) -> None:
         flash = FLASH_RE.search(frame)
@@ -345,6 +345,7 @@ class BeloteTable(PacedTable):
         found = VERSION_RE.search(frame)
         if found:
             client.version = int(found.group(1))
+        if 'id="my-area"' in frame:  # the hand and calls, sent when they change
             client.actions = ACTION_RE.findall(frame)
         if flash and self.pending is not None and client.version < self.pending[0]:
             self.fail_pending("refused move")

@@ -16,6 +16,11 @@ from games.templatetags.cards import card_name
 CARD_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 
 
+def version_mark(version: int) -> str:
+    """How a frame says the page now plays at match ``version`` (``#play-version``)."""
+    return f'name="version" value="{version}"'
+
+
 def session_cookie(user) -> bytes:
     """A session cookie header value for ``user``, as a browser would send it."""
     client = Client()

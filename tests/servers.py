@@ -28,7 +28,7 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0
 DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
-VERSION = re.compile(r'"version": "(\d+)"')
+VERSION = re.compile(r'name="version" value="(\d+)"')
 
 
 def free_port() -> int:

@@ -14,7 +14,7 @@ from games import autoplay, moderation, play, tables
 from games.engines import belote
 from games.models import Match, MatchPlayer, Move, Table
 
-from .live import connect, send
+from .live import connect, send, version_mark
 from .test_table_live import OPTIONS, drain, make_players, receive_until
 
 pytestmark = [
@@ -67,7 +67,7 @@ async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
     await send(me, op="bot", seat="3", level="hard")  # …and back
     await receive_until(me, "Everyone is seated")
     await send(me, op="start")
-    await receive_until(me, 'class="belote-board"')
+    await receive_until(me, 'class="belote-board')
     deals = 0
     while deals == 0:
         state = await wait_for_turn(me, table, 0)
@@ -75,7 +75,7 @@ async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
         await drain(me, 0.05)
         legal = belote.legal_actions(state, 0)
         await send(me, op="play", action=legal[0], version=str(match.version))
-        await receive_until(me, f'"version": "{match.version + 1}"')
+        await receive_until(me, version_mark(match.version + 1))
         deals = len(belote.deal_results(belote.loads((await sync_to_async(match_of)(table)).state)))
     match = await sync_to_async(match_of)(table)
     moves = await sync_to_async(list)(Move.objects.filter(match=match).values("seat", "user"))

@@ -13,7 +13,7 @@ from games.engines import grabush
 from games.models import Match, Move, Table
 
 from .engines.grabush_helpers import craft
-from .live import connect, leaked_cards, send
+from .live import connect, leaked_cards, send, version_mark
 from .test_table_live import drain, receive_until
 
 pytestmark = [
@@ -78,7 +78,7 @@ async def test_a_turn_with_a_completed_pile_a_mid_turn_book_and_a_table_card():
             await drain(communicator, 0.05)
         await send(sockets[0], op="play", action=action, version=str(match.version))
         frames = [
-            await receive_until(communicator, f'"version": "{match.version + 1}"')
+            await receive_until(communicator, version_mark(match.version + 1))
             for communicator in sockets
         ]
         _, state = await sync_to_async(current)(table)
@@ -144,7 +144,7 @@ async def test_chat_during_a_game_lets_the_opponents_claim_a_penalty():
     match, state = await sync_to_async(current)(table)
     size = state.stocks[1].__len__()
     await send(sockets[2], op="play", action="penalty:1:3H", version=str(match.version))
-    await receive_until(sockets[2], f'"version": "{match.version + 1}"')
+    await receive_until(sockets[2], version_mark(match.version + 1))
     _, state = await sync_to_async(current)(table)
     assert len(state.stocks[1]) == size + 1
     assert "3H" not in grabush.view(state, 2)["hand"]

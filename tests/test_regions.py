@@ -9,16 +9,18 @@ a page rendered whole from the current state, for every seat and a spectator.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from games import frames, play, tables
 from games.engines import belote
 from games.models import Match, Table
 from games.presenters import belote as belote_presenter
-from games.regions import lookup, restricted
+from games.regions import Region, lookup, restricted
 
 OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
 VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
@@ -111,7 +113,7 @@ def test_every_belote_region_renders_from_its_declared_inputs_alone():
     users = _players()
     table = _started_table(users)
     rng = random.Random(7)
-    regions = (*belote_presenter.REGIONS, frames.SEATS, frames.ANNOUNCER)
+    regions = (*belote_presenter.REGIONS, frames.STATUS, frames.SEATS, frames.ANNOUNCER)
     checked = 0
     seen = set()
     for _ in range(60):  # the auction, a deal's tricks, its summary and the next auction
@@ -155,6 +157,34 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render():
     # panels change only with a trick, a call or a deal's end.
     assert skipped == {"seats", "board-panels"}
     assert sizes["incremental"] < 0.7 * sizes["whole"]
+
+
+@pytest.mark.django_db
+def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch):
+    users = _players()
+    table = _started_table(users)
+    shown = [{} for _ in range(4)]
+    for user, s in zip(users, shown, strict=False):
+        frames.render_frame(table, user, full=True, shown=s)
+    _play_random(table, users, random.Random(3))  # the first bid: the auction panel changes
+    rendered = Counter()
+    render = Region.render
+
+    def counted(region, context):
+        rendered[region.template] += 1
+        return render(region, context)
+
+    monkeypatch.setattr(Region, "render", counted)
+    sent = [frames.render_frame(table, u, shown=s) for u, s in zip(users, shown, strict=False)]
+    assert all('id="table-status"' in frame and 'id="board-panels"' in frame for frame in sent)
+    # "Your turn" for one player, "Waiting for …" once for the other three.
+    assert rendered["games/partials/status.html"] == 2
+    # The panels read the score from each team's side; at 0:0 all four are the same.
+    assert rendered["games/belote/board_panels.html"] == 1
+    # In another language the renders are not reused.
+    with translation.override("bg"):
+        frames.render_frame(table, users[0], full=True)
+    assert rendered["games/partials/status.html"] == 3
 
 
 def test_lookup_reads_dict_items_and_attributes():

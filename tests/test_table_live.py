@@ -13,7 +13,7 @@ from games import play, tables
 from games.engines import belote
 from games.models import Match, Move, Table
 
-from .live import connect, leaked_cards, send
+from .live import connect, leaked_cards, send, version_mark
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -100,7 +100,7 @@ async def test_full_deal_over_websockets_never_leaks_a_hand():
         last_frames = []
         for viewer, communicator in enumerate([*seats, spectator]):
             viewer_seat = viewer if viewer < 4 else None
-            frame = await receive_until(communicator, f'"version": "{match.version + 1}"')
+            frame = await receive_until(communicator, version_mark(match.version + 1))
             last_frames.append(frame)
             visible = await sync_to_async(public_cards)(table, viewer_seat)
             hidden = set().union(*(held[s] for s in range(4) if s != viewer_seat))

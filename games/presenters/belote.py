@@ -1,4 +1,4 @@
-"""Belote: seat positions around the table, the We/They score sheet, the deal summary."""
+"""Belote: the players around the felt, the We/They score sheet, the deal summary."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from django.utils.translation import gettext_lazy
 
 from ..regions import Region
 from ..templatetags.cards import call_name, card_name
-
-POSITIONS = ("bottom", "right", "top", "left")
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -28,8 +26,9 @@ REGIONS = (
             "they_score",
         ),
     ),
-    Region("games/belote/felt.html", uses=("players", "viewer", "trick", "resting")),
-    Region("games/belote/my_area.html", uses=("version", "viewer", "view.phase", "calls", "hand")),
+    Region("games/belote/felt.html", uses=("players", "trick", "resting")),
+    Region("games/partials/play_version.html", uses=("version",)),
+    Region("games/belote/my_area.html", uses=("viewer", "view.phase", "calls", "hand")),
     Region(
         "games/belote/board_panels.html",
         uses=(
@@ -47,11 +46,6 @@ REGIONS = (
         ),
     ),
 )
-
-
-def position(seat: int, viewer: int | None) -> str:
-    """Where ``seat`` sits on the viewer's screen: viewer at the bottom, next seat on the right."""
-    return POSITIONS[(seat - (viewer or 0)) % 4]
 
 
 def describe(action: str) -> str:
@@ -131,13 +125,14 @@ def board_context(
         bubbles[item["seat"]].append(item["kind"])
     for item in view["belots"]:
         bubbles[item["seat"]].append("belot")
+    # Only what the felt shows, the same for every viewer (where each sits is the CSS's job).
     players = []
     for seat in seats:
         index = seat["index"]
         players.append(
             {
-                **seat,
-                "position": position(index, me),
+                "index": index,
+                "name": seat["name"],
                 "hand_size": view["hand_sizes"][index],
                 "call": last_calls.get(index) if view["phase"] == "auction" else None,
                 "announced": bubbles[index],
@@ -145,18 +140,13 @@ def board_context(
                 "is_active": view["to_act"] == index,
             }
         )
-    trick = [
-        {"seat": seat, "card": card, "position": position(seat, me)} for seat, card in view["trick"]
-    ]
+    trick = [{"seat": seat, "card": card} for seat, card in view["trick"]]
     last_trick = view["last_trick"]
     resting = None
     if not trick and last_trick and view["phase"] == "play":
         # The completed trick stays on the table until the next lead (ui.md).
         resting = {
-            "cards": [
-                {"seat": seat, "card": card, "position": position(seat, me)}
-                for seat, card in last_trick["cards"]
-            ],
+            "cards": [{"seat": seat, "card": card} for seat, card in last_trick["cards"]],
             "winner_name": names.get(last_trick["winner"], ""),
         }
     contract = view["contract"]
@@ -173,7 +163,6 @@ def board_context(
         "us_label": us_label,
         "them_label": them_label,
         "players": players,
-        "opponents": [p for p in players if p["index"] != me] if me is not None else players,
         "names": names,
         "us": us,
         "trick": trick,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from playwright.sync_api import expect
 
 from games.engines import belote
@@ -13,15 +11,28 @@ from tests.live import leaked_cards
 from .steps import join_and_sit, sign_up
 
 
-def board_version(version: int) -> str:
-    return json.dumps({"op": "play", "version": str(version)})
-
-
 def record_frames(page) -> list[str]:
     """Collect every websocket frame the page receives (raw, before any rendering)."""
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(payload)))
     return frames
+
+
+def expect_seen_from(page, seat: int) -> None:
+    """The felt as ``seat`` sees it (ui.md): itself at the bottom saying "(you)", its partner
+    on top, the player after it on the right; it counts everyone's cards but its own."""
+    felt = page.locator("#felt")
+    me, right, partner, left = (felt.locator(f".player.at-{(seat + k) % 4}") for k in range(4))
+    expect(me.locator(".you-label")).to_be_visible()
+    expect(me.locator(".hand-count")).to_be_hidden()
+    for other in (right, partner, left):
+        expect(other.locator(".you-label")).to_be_hidden()
+        expect(other.locator(".hand-count")).to_have_text("5 cards")
+    me_box, right_box = me.bounding_box(), right.bounding_box()
+    partner_box, left_box = partner.bounding_box(), left.bounding_box()
+    assert me_box["y"] > partner_box["y"] + partner_box["height"]
+    assert right_box["x"] > left_box["x"] + left_box["width"]
+    assert left_box["y"] > partner_box["y"] and left_box["y"] < me_box["y"]
 
 
 def test_four_friends_play_a_deal(live_server_url, new_page):
@@ -46,8 +57,9 @@ def test_four_friends_play_a_deal(live_server_url, new_page):
 
     join_and_sit(pages, invite, names)
     host.get_by_role("button", name="Start the match").click()
-    for page in pages:
-        expect(page.locator("#my-area")).to_have_attribute("hx-vals", board_version(0))
+    for seat, page in enumerate(pages):
+        expect(page.locator("#play-version input")).to_have_attribute("value", "0")
+        expect_seen_from(page, seat)
 
     version = 0
     bid_made = False
@@ -73,13 +85,13 @@ def test_four_friends_play_a_deal(live_server_url, new_page):
             page.locator(".hand button.playable").first.click()
         version += 1
         for other in pages:
-            expect(other.locator("#my-area")).to_have_attribute("hx-vals", board_version(version))
+            expect(other.locator("#play-version input")).to_have_attribute("value", str(version))
         if version == 12:
             # Cveta reloads mid-deal and carries on from the same state.
             pages[2].reload()
             expect(pages[2].locator("#connection")).to_have_text("Connected")
-            area = pages[2].locator("#my-area")
-            expect(area).to_have_attribute("hx-vals", board_version(version))
+            area = pages[2].locator("#play-version input")
+            expect(area).to_have_attribute("value", str(version))
 
     assert version == 4 + 32
     for page in pages:
