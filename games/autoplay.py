@@ -20,13 +20,12 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from . import notify, play
 from .bots import get_bot
 from .catalog import get_game
-from .models import Match, MatchPlayer
+from .models import Match
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 from .tables import TableError
 
@@ -107,13 +106,9 @@ def choose_action(pending: Pending) -> str:
 
 def play_pending(pending: Pending, action: str) -> Match:
     """Apply the bot's action for its seat (marking a timed-out human's seat as covered)."""
-    with transaction.atomic():
-        match = play.apply_action(
-            pending.table_id, None, action, pending.version, seat=pending.seat
-        )
-        if pending.cover:
-            MatchPlayer.objects.filter(match=match, seat=pending.seat).update(covered=True)
-    return match
+    return play.apply_action(
+        pending.table_id, None, action, pending.version, seat=pending.seat, cover=pending.cover
+    )
 
 
 class Driver:
@@ -185,7 +180,8 @@ class Driver:
         except TableError:
             logger.exception("a bot's move was refused at table %s", self.table_id)
             raise
-        await notify.send(notify.table_group(self.table_id), notify.table_changed(move=True))
+        event = notify.table_changed(move=(match.pk, match.version))
+        await notify.send(notify.table_group(self.table_id), event)
         if match.status != Match.Status.RUNNING:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 

@@ -243,9 +243,10 @@ class TableConsumer(AuthenticatedConsumer):
         except (BadFrame, tables.TableError) as error:
             await self.send_flash(str(error))
 
-    async def changed(self, *, lobby: bool, move: bool = False) -> None:
+    async def changed(self, *, lobby: bool, moved: Match | None = None) -> None:
         """Tell everyone at the table (and the lobby, when its list changed) to refresh;
-        ``move``: only the match changed."""
+        ``moved``: the match a move changed, and nothing else changed."""
+        move = (moved.pk, moved.version) if moved is not None else None
         await notify.send(self.group, notify.table_changed(move=move))
         if lobby:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
@@ -276,7 +277,7 @@ class TableConsumer(AuthenticatedConsumer):
             self.table_id, self.user, action, version
         )
         self.selected = ""
-        await self.changed(lobby=match.status != Match.Status.RUNNING, move=True)
+        await self.changed(lobby=match.status != Match.Status.RUNNING, moved=match)
 
     async def op_bot(self, message: dict[str, Any]) -> None:
         """The creator seats a computer player (``level``) or, with no level, removes it."""

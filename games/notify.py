@@ -19,14 +19,19 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-def table_changed(*, move: bool = False) -> dict[str, Any]:
+def table_changed(*, move: tuple[int, int] | None = None) -> dict[str, Any]:
     """The event sent to a table's group after any visible change.
 
     ``event`` names this one change: the connections it reaches in one process share a single
-    read of the table for it (see ``snapshots.event_snapshot``). ``move``: only the match
-    changed (a move was applied), so seats and presences need not be read again.
+    read of the table for it (see ``snapshots.event_snapshot``). ``move`` is the match id and
+    version a move led to: only the match changed, so seats and presences need not be read
+    again, and the process that made the move already knows the table at that version.
     """
-    return {"type": "table.changed", "event": secrets.token_hex(8), "move": move}
+    event: dict[str, Any] = {"type": "table.changed", "event": secrets.token_hex(8)}
+    event["move"] = move is not None
+    if move is not None:
+        event["match"], event["version"] = move
+    return event
 
 
 def lobby_changed() -> dict[str, Any]:

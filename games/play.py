@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import ratings
+from . import ratings, snapshots
 from .catalog import get_game
 from .engines import IllegalAction
 from .models import Match, MatchPlayer, Move, Table
@@ -179,11 +179,13 @@ def apply_action(
     version: int,
     *,
     seat: int | None = None,
+    cover: bool = False,
 ) -> Match:
     """Apply ``action`` for ``user`` (or for ``seat``, for a computer player) if it is legal.
 
     ``version`` is the match version the player saw; anything else is refused as stale, so of
-    two moves sent for one state (double click, two tabs) exactly one applies.
+    two moves sent for one state (double click, two tabs) exactly one applies. ``cover``: the
+    computer player moves for an absent human and covers the seat until they act again.
     """
     with transaction.atomic():
         table, match = lock_with_match(table_id)
@@ -205,9 +207,16 @@ def apply_action(
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
         _save(table, match, spec, state, seat, action, user, before.to_act)
+        covered: dict[int, bool] = {}
         if player is not None and player["covered"]:
             # A player who acts takes their seat back from a covering computer player.
-            match.players.filter(seat=seat).update(covered=False)
+            covered[seat] = False
+        elif cover:
+            covered[seat] = True
+        if covered:
+            match.players.filter(seat=seat).update(covered=covered[seat])
+        if match.status == Match.Status.RUNNING:
+            transaction.on_commit(lambda: snapshots.after_move(table, match, state, covered))
         return match
 
 

@@ -9,9 +9,10 @@ each connection then builds its own seat's view from the snapshot.
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import F
@@ -98,12 +99,16 @@ EVENT_SNAPSHOTS = 256
 LATEST_SNAPSHOTS = 1024
 
 
-def event_snapshot(table_id: int, event: str, *, move: bool = False) -> TableSnapshot:
+def event_snapshot(
+    table_id: int, event: str, *, move: bool = False, at: tuple[int, int] | None = None
+) -> TableSnapshot:
     """The table as read after change ``event`` (an id from :func:`notify.table_changed`).
 
     The first caller to handle an event reads the table; the others reuse that read, which
     is as fresh as their own would be: it was made after the event was sent. Without an
-    ``event`` the table is read afresh. ``move``: the event says only the match changed.
+    ``event`` the table is read afresh. ``move``: the event says only the match changed;
+    ``at``: the match id and version the move led to. When this process already holds the
+    table at that version (it made the move, see :func:`after_move`), nothing is read.
     """
     if not event:
         return _remember(load_snapshot(table_id))
@@ -112,7 +117,10 @@ def event_snapshot(table_id: int, event: str, *, move: bool = False) -> TableSna
         snapshot = _event_snapshots.get(key)
         since = _latest.get(table_id) if move else None
     if snapshot is None:
-        snapshot = _remember(load_snapshot(table_id, since))
+        if since is None or at is None or _at(since) != at:
+            snapshot = _remember(load_snapshot(table_id, since))
+        else:
+            snapshot = since
         with _event_lock:
             _event_snapshots[key] = snapshot
             while len(_event_snapshots) > EVENT_SNAPSHOTS:
@@ -132,7 +140,39 @@ def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
     """The read of the table for a ``table.changed`` event (None: read it afresh)."""
     if event is None:
         return event_snapshot(table_id, "")
-    return event_snapshot(table_id, event.get("event", ""), move=bool(event.get("move")))
+    at = (event["match"], event["version"]) if "version" in event else None
+    return event_snapshot(table_id, event.get("event", ""), move=bool(event.get("move")), at=at)
+
+
+def after_move(table: Table, match: Match, state: Any, covered: dict[int, bool]) -> None:
+    """Keep the table as a move made by this process left it (call once it is committed):
+    the move's event then needs no read here. ``match`` holds what the move wrote, ``state``
+    is its new engine state and ``covered`` the seats whose cover it changed.
+
+    Only a read of the version just before is carried forward. Anything else that changes a
+    table sends an event of its own, which is read whole; and if this process has not seen
+    the version before, something happened in between, so the event reads the table.
+    """
+    with _event_lock:
+        since = _latest.get(table.pk)
+    if since is None or _at(since) != (match.pk, match.version - 1):
+        return
+    players = []
+    for player in since.players:
+        if player.seat in covered and player.covered != covered[player.seat]:
+            player = copy.copy(player)
+            player.covered = covered[player.seat]
+        players.append(player)
+    last = {"seat": match.last_seat, "action": match.last_action}
+    _remember(
+        replace(since, table=table, match=match, players=players, last_move=last, state=state)
+    )
+
+
+def _at(snapshot: TableSnapshot) -> tuple[int, int] | None:
+    """The match id and version a read shows (None before the first match)."""
+    match = snapshot.match
+    return (match.pk, match.version) if match is not None else None
 
 
 def _remember(snapshot: TableSnapshot) -> TableSnapshot:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import play, snapshots, tables
+from games import notify, play, snapshots, tables
+from games.engines import belote
 
 OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
 
@@ -61,3 +64,63 @@ def test_a_move_event_reuses_the_latest_read_and_other_events_read_everything(st
     assert other.seats is not moved.seats and other.seats == moved.seats
     assert snapshots.cached_snapshot(table.pk, {"event": "e3"}) is other
     assert snapshots.cached_snapshot(table.pk, {"event": "unseen"}) is None
+
+
+def assert_same_read(kept: snapshots.TableSnapshot, read: snapshots.TableSnapshot) -> None:
+    """Everything the frames and the computer players use is equal in the two reads."""
+    assert (kept.table.pk, kept.table.revision, kept.table.status) == (
+        read.table.pk,
+        read.table.revision,
+        read.table.status,
+    )
+    assert [seat.pk for seat in kept.seats] == [seat.pk for seat in read.seats]
+    assert kept.online == read.online
+    fields = ("pk", "version", "state", "status", "turn_started_at", "last_seat", "last_action")
+    assert [getattr(kept.match, f) for f in fields] == [getattr(read.match, f) for f in fields]
+
+    def players(snapshot):
+        return [
+            (p.seat, p.user_id, p.covered, p.user_active, p.away_since) for p in snapshot.players
+        ]
+
+    assert players(kept) == players(read)
+    assert kept.last_move == read.last_move
+    assert belote.dumps(kept.state) == belote.dumps(read.state)
+
+
+def test_the_process_that_made_a_move_reads_nothing_for_its_event(
+    started, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    table, users = started
+    snapshots.event_snapshot(table.pk, "opened")  # this process shows the table
+    rng = random.Random(5)
+    covered_seat = None
+    for step in range(12):
+        read = snapshots.load_snapshot(table.pk)
+        seat = read.state.to_act
+        action = rng.choice(belote.legal_actions(read.state, seat))
+        with django_capture_on_commit_callbacks(execute=True):
+            if step == 3:  # a computer player moves for an absent human, covering the seat
+                covered_seat = seat
+                play.apply_action(table.pk, None, action, read.match.version, seat=seat, cover=True)
+            else:  # the covered human's next move takes the seat back
+                play.apply_action(table.pk, users[seat], action, read.match.version)
+        event = notify.table_changed(move=(read.match.pk, read.match.version + 1))
+        with django_assert_num_queries(0):
+            kept = snapshots.snapshot_for(table.pk, event)
+        assert_same_read(kept, snapshots.load_snapshot(table.pk))
+        if step == 3:
+            assert [p.seat for p in kept.players if p.covered] == [covered_seat]
+    assert not any(p.covered for p in kept.players)
+
+
+def test_a_move_made_elsewhere_is_read_for_its_event(started, django_assert_num_queries):
+    table, users = started
+    snapshots.event_snapshot(table.pk, "opened")
+    read = snapshots.load_snapshot(table.pk)
+    # Its commit callback never runs here: as if another process had made the move.
+    play.apply_action(table.pk, users[read.state.to_act], "pass", read.match.version)
+    event = notify.table_changed(move=(read.match.pk, read.match.version + 1))
+    with django_assert_num_queries(2):  # match with its table, players
+        kept = snapshots.snapshot_for(table.pk, event)
+    assert_same_read(kept, snapshots.load_snapshot(table.pk))
