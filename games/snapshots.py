@@ -112,36 +112,53 @@ def event_snapshot(
     """
     if not event:
         return _remember(load_snapshot(table_id))
-    key = (table_id, event)
-    with _event_lock:
-        snapshot = _event_snapshots.get(key)
-        since = _latest.get(table_id) if move else None
+    snapshot = _held(table_id, event, at)
     if snapshot is None:
-        if since is None or at is None or _at(since) != at:
-            snapshot = _remember(load_snapshot(table_id, since))
-        else:
-            snapshot = since
         with _event_lock:
-            _event_snapshots[key] = snapshot
-            while len(_event_snapshots) > EVENT_SNAPSHOTS:
-                _event_snapshots.popitem(last=False)
+            since = _latest.get(table_id) if move else None
+        snapshot = _remember(load_snapshot(table_id, since))
+        with _event_lock:
+            _keep(table_id, event, snapshot)
     return snapshot
 
 
 def cached_snapshot(table_id: int, event: dict[str, Any] | None) -> TableSnapshot | None:
-    """The read already made in this process for a ``table.changed`` event, if any (no query)."""
+    """The read this process already holds for a ``table.changed`` event, if any (no query)."""
     if event is None or not event.get("event"):
         return None
-    with _event_lock:
-        return _event_snapshots.get((table_id, event["event"]))
+    return _held(table_id, event["event"], _move_at(event))
 
 
 def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
     """The read of the table for a ``table.changed`` event (None: read it afresh)."""
     if event is None:
         return event_snapshot(table_id, "")
-    at = (event["match"], event["version"]) if "version" in event else None
-    return event_snapshot(table_id, event.get("event", ""), move=bool(event.get("move")), at=at)
+    move = bool(event.get("move"))
+    return event_snapshot(table_id, event.get("event", ""), move=move, at=_move_at(event))
+
+
+def _move_at(event: dict[str, Any]) -> tuple[int, int] | None:
+    """The match id and version a move event led to (None for other events)."""
+    return (event["match"], event["version"]) if "version" in event else None
+
+
+def _held(table_id: int, event: str, at: tuple[int, int] | None) -> TableSnapshot | None:
+    """The read made for ``event`` already, or else the latest read if it is at ``at``."""
+    with _event_lock:
+        snapshot = _event_snapshots.get((table_id, event))
+        if snapshot is None and at is not None:
+            latest = _latest.get(table_id)
+            if latest is not None and _at(latest) == at:
+                snapshot = _keep(table_id, event, latest)
+        return snapshot
+
+
+def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:
+    """Record ``snapshot`` as the read for ``event`` (hold ``_event_lock``)."""
+    _event_snapshots[(table_id, event)] = snapshot
+    while len(_event_snapshots) > EVENT_SNAPSHOTS:
+        _event_snapshots.popitem(last=False)
+    return snapshot
 
 
 def after_move(table: Table, match: Match, state: Any, covered: dict[int, bool]) -> None:
