@@ -5,6 +5,9 @@ change with an id. Every connection of this process that hears the event, and th
 automatic-move driver, need the same rows: :func:`event_snapshot` reads them once per event
 and hands the same :class:`TableSnapshot` to all of them. Nothing here depends on who looks:
 each connection then builds its own seat's view from the snapshot.
+
+A move's event names the match version it led to, and the process that made the move keeps the
+table as the move left it (:func:`after_move`): there, the event needs no read at all.
 """
 
 from __future__ import annotations
