@@ -79,7 +79,7 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
         player = players[seat]
         if player.bot_level:
             return Pending(table_id, match.version, seat, player.bot_level, now, False)
-        if player.covered or (player.user_active is not None and not player.user_active):
+        if player.covered or player.user_active is False:  # absent, timed out or banned
             return Pending(table_id, match.version, seat, COVER_LEVEL, now, not player.covered)
         if seat != state.to_act:
             continue
@@ -155,8 +155,8 @@ class Driver:
                 else:
                     pending = await database_sync_to_async(pending_move)(self.table_id, event)
                 if pending is None or self.stopping:
-                    if self.again and not self.stopping:
-                        continue
+                    if self.again:
+                        continue  # look again (the loop ends here when stopping)
                     return
                 delay = max(
                     settings.BOT_DELAY_SECONDS, (pending.due - timezone.now()).total_seconds()

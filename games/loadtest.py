@@ -175,28 +175,32 @@ def stop_server(server: subprocess.Popen) -> None:
         server.wait(5)
 
 
+def _summed(pids: list[int], measure: Any) -> float | None:
+    """``measure(pid)`` summed over the server processes ``pids`` (None when unknown)."""
+    try:
+        return sum(measure(pid) for pid in pids) if pids else None
+    except (OSError, ValueError, IndexError):  # gone, or /proc unreadable
+        return None
+
+
+def _rss_mb(pid: int) -> float:
+    lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    return next((int(x.split()[1]) / 1024 for x in lines if x.startswith("VmRSS:")), 0.0)
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pids: list[int]) -> float | None:
     """Resident memory of the server processes ``pids``, summed, in MiB (None when unknown)."""
-    total = 0.0
-    for pid in pids:
-        try:
-            lines = Path(f"/proc/{pid}/status").read_text().splitlines()
-        except OSError:
-            return None
-        total += next((int(x.split()[1]) / 1024 for x in lines if x.startswith("VmRSS:")), 0.0)
-    return total if pids else None
+    return _summed(pids, _rss_mb)
 
 
 def cpu_seconds(pids: list[int]) -> float | None:
     """CPU time (user + system) the server processes ``pids`` have used so far, summed."""
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total if pids else None
+    return _summed(pids, _cpu_seconds)
 
 
 async def wait_until_idle(pids: list[int], limit: float = 30.0) -> None:

@@ -207,14 +207,13 @@ def apply_action(
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
         _save(table, match, spec, state, seat, action, user, before.to_act)
-        covered: dict[int, bool] = {}
+        covered = None  # the seat's cover after the move, when the move changes it
         if player is not None and player["covered"]:
-            # A player who acts takes their seat back from a covering computer player.
-            covered[seat] = False
+            covered = False  # a player who acts takes their seat back from a covering computer
         elif cover:
-            covered[seat] = True
-        if covered:
-            match.players.filter(seat=seat).update(covered=covered[seat])
+            covered = True
+        if covered is not None:
+            match.players.filter(seat=seat).update(covered=covered)
         if match.status == Match.Status.RUNNING:
             transaction.on_commit(lambda: snapshots.after_move(table, match, state, covered))
         return match

@@ -37,10 +37,16 @@ class TableSnapshot:
     #: The match's players, each with ``user_active``: whether its user may play (None for a
     #: computer player; a banned user is not active).
     players: list[MatchPlayer]
-    #: The last accepted move (``{"seat", "action"}``), empty before the first.
-    last_move: dict[str, Any]
     #: The match's engine state, parsed (None without a match).
     state: Any
+
+    @property
+    def last_move(self) -> dict[str, Any]:
+        """The last accepted move (``{"seat", "action"}``), empty before the first."""
+        match = self.match
+        if match is None or match.last_seat is None:
+            return {}
+        return {"seat": match.last_seat, "action": match.last_action}
 
     @property
     def key(self) -> tuple:
@@ -66,15 +72,13 @@ def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSna
         Match.objects.filter(table_id=table_id).select_related("table").order_by("-number").first()
     )
     table = match.table if match is not None else Table.objects.get(pk=table_id)
-    state = players = last = None
+    state = players = None
     if match is not None:
         players = list(
             MatchPlayer.objects.filter(match_id=match.pk)
             .annotate(user_active=F("user__is_active"))
             .order_by("seat")
         )
-        if match.last_seat is not None:
-            last = {"seat": match.last_seat, "action": match.last_action}
         state = get_game(table.game).engine.loads(match.state)
     if since is not None:
         seats, online = since.seats, since.online
@@ -87,7 +91,6 @@ def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSna
         online=online,
         match=match,
         players=players or [],
-        last_move=last or {},
         state=state,
     )
 
@@ -164,10 +167,10 @@ def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:
     return snapshot
 
 
-def after_move(table: Table, match: Match, state: Any, covered: dict[int, bool]) -> None:
+def after_move(table: Table, match: Match, state: Any, covered: bool | None) -> None:
     """Keep the table as a move made by this process left it (call once it is committed):
     the move's event then needs no read here. ``match`` holds what the move wrote, ``state``
-    is its new engine state and ``covered`` the seats whose cover it changed.
+    is its new engine state and ``covered`` the mover's seat's new cover (None: unchanged).
 
     Only a read of the version just before is carried forward. Anything else that changes a
     table sends an event of its own, which is read whole; and if this process has not seen
@@ -177,16 +180,13 @@ def after_move(table: Table, match: Match, state: Any, covered: dict[int, bool])
         since = _latest.get(table.pk)
     if since is None or _at(since) != (match.pk, match.version - 1):
         return
-    players = []
-    for player in since.players:
-        if player.seat in covered and player.covered != covered[player.seat]:
-            player = copy.copy(player)
-            player.covered = covered[player.seat]
-        players.append(player)
-    last = {"seat": match.last_seat, "action": match.last_action}
-    _remember(
-        replace(since, table=table, match=match, players=players, last_move=last, state=state)
-    )
+    players = since.players
+    if covered is not None:
+        players = list(players)
+        mover = next(i for i, p in enumerate(players) if p.seat == match.last_seat)
+        players[mover] = copy.copy(players[mover])
+        players[mover].covered = covered
+    _remember(replace(since, table=table, match=match, players=players, state=state))
 
 
 def _at(snapshot: TableSnapshot) -> tuple[int, int] | None:

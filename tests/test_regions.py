@@ -164,7 +164,7 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch):
     users = _players()
     table = _started_table(users)
     shown = [{} for _ in range(4)]
-    for user, s in zip(users, shown, strict=False):
+    for user, s in zip(users[:4], shown, strict=True):
         frames.render_frame(table, user, full=True, shown=s)
     _play_random(table, users, random.Random(3))  # the first bid: the auction panel changes
     rendered = Counter()
@@ -175,7 +175,7 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch):
         return render(region, context)
 
     monkeypatch.setattr(Region, "render", counted)
-    sent = [frames.render_frame(table, u, shown=s) for u, s in zip(users, shown, strict=False)]
+    sent = [frames.render_frame(table, u, shown=s) for u, s in zip(users[:4], shown, strict=True)]
     assert all('id="table-status"' in frame and 'id="board-panels"' in frame for frame in sent)
     # "Your turn" for one player, "Waiting for …" once for the other three.
     assert rendered["games/partials/status.html"] == 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -39,22 +41,21 @@ RANK_NAMES = {
 }
 
 
-#: Card and call names already translated, by (language, code): a live frame names a card
-#: many times, and every translation lookup goes through the active-language machinery.
-_card_names: dict[tuple[str | None, str], str] = {}
+# A live frame names a card many times, and every translation lookup goes through the
+# active-language machinery: names are translated once per language (the argument that keys
+# the cache; the active language translates).
+@functools.cache
+def _card_name_in(language: str | None, code: str) -> str:
+    return _("%(rank)s of %(suit)s") % {
+        "rank": str(RANK_NAMES[code[0]]),
+        "suit": str(SUIT_NAMES[code[1]]),
+    }
 
 
 @register.filter
 def card_name(code: str) -> str:
     """``"JH"`` → "Jack of hearts"."""
-    key = (get_language(), code)
-    name = _card_names.get(key)
-    if name is None:
-        name = _card_names[key] = _("%(rank)s of %(suit)s") % {
-            "rank": str(RANK_NAMES[code[0]]),
-            "suit": str(SUIT_NAMES[code[1]]),
-        }
-    return name
+    return _card_name_in(get_language(), code)
 
 
 @register.filter
@@ -106,14 +107,14 @@ CALL_NAMES = {
 @register.filter
 def call_name(call: str) -> str:
     """A Belote call in words: ``"H"`` → "Hearts", ``"NT"`` → "No trumps"."""
-    name = CALL_NAMES.get(call)
-    if name is None:
+    if call not in CALL_NAMES:
         return call
-    key = (get_language(), call)
-    text = _card_names.get(key)
-    if text is None:
-        text = _card_names[key] = str(name)
-    return text
+    return _call_name_in(get_language(), call)
+
+
+@functools.cache
+def _call_name_in(language: str | None, call: str) -> str:
+    return str(CALL_NAMES[call])
 
 
 @register.filter
