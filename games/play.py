@@ -1,16 +1,19 @@
-"""The one path every move takes: lock, check with the engine, save, log.
+"""The one path every move takes: load, check with the engine, compare-and-set, log.
 
-Humans (through consumers) and, later, computer players all call :func:`apply_action`. The
-caller broadcasts ``notify.table_changed`` after the transaction has committed.
+Humans (through consumers) and computer players all call :func:`apply_action`. The match is
+loaded under the table's lock, or taken from this process's read of the table when that read is
+at the version the move was made on; either way the write is a compare-and-set on the match's
+version, so a move made on anything but the current state changes nothing. The caller
+broadcasts ``notify.table_changed`` after the transaction has committed.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -136,11 +139,17 @@ def _save(
     user: AbstractBaseUser | None,
     previous_to_act: int | None,
 ) -> None:
-    """Store ``state`` as the match's next version and log the action (table locked)."""
+    """Store ``state`` as the match's next version and log the action.
+
+    The match row is updated only if it is still at ``match.version`` and running (compare and
+    set): of two moves made on one version, by two processes or two tabs, one applies and the
+    other raises :class:`StaleMove`. A move that ends the match must hold the table's lock
+    (``table`` read under it): the table's status and revision change too.
+    """
     version = match.version
     fields: dict[str, Any] = {
         "state": spec.engine.dumps(state),
-        "version": F("version") + 1,
+        "version": version + 1,
         "last_seat": seat,
         "last_action": action,
     }
@@ -150,8 +159,8 @@ def _save(
         fields.update(
             status=Match.Status.FINISHED, result=spec.result(state), finished_at=timezone.now()
         )
-    # Compare-and-set on the version: a second guard besides the table lock.
-    if not Match.objects.filter(pk=match.pk, version=version).update(**fields):
+    running = Match.objects.filter(pk=match.pk, version=version, status=Match.Status.RUNNING)
+    if not running.update(**fields):
         raise StaleMove(_("The table moved on since your last view; here it is again."))
     Move.objects.create(
         match=match,
@@ -164,12 +173,31 @@ def _save(
         table.status = Table.Status.FINISHED
         bump(table, "status")
     # The row now holds what was just written: mirror it rather than read it back.
-    match.version = version + 1
     for name, value in fields.items():
-        if name != "version":
-            setattr(match, name, value)
+        setattr(match, name, value)
     if match.status == Match.Status.FINISHED:
         ratings.record_finished_match(match)
+
+
+def _match_for_move(
+    table_id: int, version: int
+) -> tuple[Table, Match | None, list[MatchPlayer], Any, bool]:
+    """The table, its latest match, the match's players and its engine state, for a move made
+    on ``version``, and whether they come from this process's read of the table.
+
+    When this process holds the table at ``version`` (it shows it to a player), nothing is
+    read: the compare-and-set in :func:`_save` refuses the move if the match moved on
+    meanwhile, so the read could not make a difference. Otherwise the table is locked and read.
+    """
+    held = snapshots.held_at(table_id, version)
+    if held is not None:
+        # A copy: the move writes to it, and the held read must stay as it was if it fails.
+        return held.table, copy.copy(held.match), held.players, held.state, True
+    table, match = lock_with_match(table_id)
+    if match is None:
+        return table, None, [], None, False
+    players = list(match.players.all())
+    return table, match, players, get_game(match.game).engine.loads(match.state), False
 
 
 def apply_action(
@@ -188,32 +216,32 @@ def apply_action(
     computer player moves for an absent human and covers the seat until they act again.
     """
     with transaction.atomic():
-        table, match = lock_with_match(table_id)
+        table, match, players, before, held = _match_for_move(table_id, version)
         if match is None or match.status != Match.Status.RUNNING:
             raise TableError(_("No match is being played at this table."))
         if version != match.version:
             raise StaleMove(_("The table moved on since your last view; here it is again."))
         player = None
         if user is not None:
-            player = match.players.filter(user=user).values("seat", "covered").first()
-            seat = player["seat"] if player is not None else None
+            player = next((p for p in players if p.user_id == user.pk), None)
+            seat = player.seat if player is not None else None
         if seat is None:
             raise TableError(_("You are not playing in this match."))
         spec = get_game(match.game)
-        engine = spec.engine
-        before = engine.loads(match.state)
         try:
-            state = engine.apply(before, seat, action)
+            state = spec.engine.apply(before, seat, action)
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
+        if state.to_act is None and held:
+            table = lock_table(table_id)  # the match ends: the table changes too
         _save(table, match, spec, state, seat, action, user, before.to_act)
         covered = None  # the seat's cover after the move, when the move changes it
-        if player is not None and player["covered"]:
+        if player is not None and player.covered:
             covered = False  # a player who acts takes their seat back from a covering computer
         elif cover:
             covered = True
         if covered is not None:
-            match.players.filter(seat=seat).update(covered=covered)
+            MatchPlayer.objects.filter(match_id=match.pk, seat=seat).update(covered=covered)
         if match.status == Match.Status.RUNNING:
             transaction.on_commit(lambda: snapshots.after_move(table, match, state, covered))
         return match

@@ -159,6 +159,16 @@ def _held(table_id: int, event: str, at: tuple[int, int] | None) -> TableSnapsho
         return snapshot
 
 
+def held_at(table_id: int, version: int) -> TableSnapshot | None:
+    """This process's latest read of the table if its match is running at ``version`` (no
+    query; None otherwise). A move made on that version needs no read: see ``play``."""
+    with _event_lock:
+        latest = _latest.get(table_id)
+    if latest is None or latest.match is None or latest.match.version != version:
+        return None
+    return latest if latest.match.status == Match.Status.RUNNING else None
+
+
 def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:
     """Record ``snapshot`` as the read for ``event`` (hold ``_event_lock``)."""
     _event_snapshots[(table_id, event)] = snapshot
