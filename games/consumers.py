@@ -14,7 +14,9 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.http import HttpRequest
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import autoplay, chat, notify, play, presence, tables
@@ -69,14 +71,31 @@ def int_field(message: dict[str, Any], name: str) -> int:
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name}) from None
 
 
+def socket_language(scope: dict[str, Any]) -> str:
+    """The language a page request with this socket's cookies and headers is shown in (as
+    ``LocaleMiddleware`` picks it: the language cookie, then ``Accept-Language``)."""
+    request = HttpRequest()
+    request.COOKIES = scope.get("cookies", {})
+    for name, value in scope.get("headers", ()):
+        if name == b"accept-language":
+            request.META["HTTP_ACCEPT_LANGUAGE"] = value.decode("latin-1")
+    return translation.get_language_from_request(request)
+
+
 class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """A consumer that only logged-in users may open; anonymous handshakes are refused.
 
     Every socket of a user also joins that user's group, so a ban closes them all at once, and
     each connection has a frame budget (a token bucket): a flood is cut off with CLOSE_FLOOD.
+    Everything the connection sends is in the language its page was shown in.
     """
 
     user_group_name = ""
+
+    async def __call__(self, scope, receive, send) -> None:
+        # The connection's task (and the threads it calls into) keep this language.
+        with translation.override(socket_language(scope)):
+            await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")

@@ -1,0 +1,56 @@
+"""A live connection speaks the language its page was shown in."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.utils import translation
+
+from cardroom.asgi import application
+from games import consumers, tables
+
+from .live import session_cookie
+
+
+def scope(cookies=None, accept_language=None) -> dict:
+    headers = [] if accept_language is None else [(b"accept-language", accept_language)]
+    return {"cookies": cookies or {}, "headers": headers}
+
+
+def test_the_socket_language_is_chosen_like_a_page_request():
+    assert consumers.socket_language(scope(accept_language=b"bg,en;q=0.8")) == "bg"
+    assert consumers.socket_language(scope(accept_language=b"ru-RU")) == "ru"
+    # The language cookie (the language switcher's choice) comes before the browser's list.
+    cookie = {settings.LANGUAGE_COOKIE_NAME: "ru"}
+    assert consumers.socket_language(scope(cookie, accept_language=b"bg")) == "ru"
+    # A language the site does not offer falls back to its default.
+    assert consumers.socket_language(scope(accept_language=b"de-DE")) == settings.LANGUAGE_CODE
+    assert consumers.socket_language(scope()) == settings.LANGUAGE_CODE
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_table_frames_render_in_the_language_of_the_socket(make_user, monkeypatch):
+    user = await sync_to_async(make_user)("bogdan")
+    table = await sync_to_async(tables.create_table)(user, "belote", {}, is_private=False)
+    languages = []
+    render = consumers.render_frame
+
+    def recording(*args, **kwargs):
+        languages.append(translation.get_language())
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(consumers, "render_frame", recording)
+    cookie = await sync_to_async(session_cookie)(user)
+    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie)]
+    communicator = WebsocketCommunicator(
+        application, f"/ws/table/{table.code}/", headers=[*headers, (b"accept-language", b"bg")]
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    assert 'id="table-status"' in await communicator.receive_from(timeout=5)
+    await communicator.disconnect()
+    assert languages and set(languages) == {"bg"}
