@@ -6,17 +6,19 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .catalog import get_game
 from .models import ChatMessage, Match, Table
 from .presenters import belote as belote_presenter
 from .presenters import grabush as grabush_presenter
-from .regions import Region, remember, render_changed
+from .regions import Region, remember, render_changed, render_plain
 from .snapshots import TableSnapshot, load_snapshot
 
 #: Game name -> presenter module (``board_context(view, seats, viewer, selected)``,
@@ -25,6 +27,13 @@ PRESENTERS = {"belote": belote_presenter, "grabush": grabush_presenter}
 
 
 def _bot_level_choices() -> list[tuple[str, str]]:
+    return _bot_level_choices_in(get_language())
+
+
+# Every frame of every connection needs these: translated once per language (the argument that
+# keys the cache; the active language translates).
+@functools.cache
+def _bot_level_choices_in(language: str | None) -> list[tuple[str, str]]:
     return [("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard"))]
 
 
@@ -180,16 +189,16 @@ def render_frame(
     if full or shown is None:
         shown = {} if shown is None else shown
         shown.clear()
-        parts = [get_template("games/partials/frame_start.html").render(context)]
+        parts = [render_plain("games/partials/frame_start.html", context)]
     else:
-        parts = [get_template("games/partials/flash.html").render(context)]
+        parts = [render_plain("games/partials/flash.html", context)]
     parts.append(render_changed((STATUS, SEATS), context, shown))
     match = context["match"]
     if match is not None:
         regions = PRESENTERS[match.game].REGIONS
         if shown.get(BOARD_MATCH) != match.pk:
             shown[BOARD_MATCH] = match.pk
-            parts.append(get_template(context["board_template"]).render(context))
+            parts.append(render_plain(context["board_template"], context))
             remember(regions, context, shown)
         else:
             parts.append(render_changed(regions, context, shown))

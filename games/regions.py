@@ -18,11 +18,13 @@ score sheet, "Waiting for Ivan") is rendered once for the table, per language.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from django.template import Context
 from django.template.loader import get_template
 from django.utils.translation import get_language
 
@@ -43,17 +45,36 @@ class Region:
         """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
         if not self.uses:
             return ALWAYS
-        return tuple(lookup(context, name) for name in self.uses)
+        return tuple(_follow(context, path) for path in self._paths)
+
+    @functools.cached_property
+    def _paths(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(name.split(".")) for name in self.uses)
 
     def render(self, context: dict[str, Any]) -> str:
-        return get_template(self.template).render(context)
+        return render_plain(self.template, context)
+
+
+def render_plain(template_name: str, context: dict[str, Any]) -> str:
+    """``template_name`` rendered in ``context`` without a request, numbers written as they are.
+
+    A frame holds dozens of whole numbers (seats, card counts, scores). Django localizes each
+    one (about a tenth of a frame's rendering), and yet writes them all as ``str`` does: no
+    language groups digits unless ``USE_THOUSAND_SEPARATOR`` is on, which this site leaves off.
+    ``tests/test_regions.py`` checks that the two renders are equal.
+    """
+    template = get_template(template_name).template  # the engine's own Template
+    return template.render(Context(context, autoescape=True, use_l10n=False))
 
 
 def lookup(context: dict[str, Any], name: str) -> Any:
     """The value of ``name`` ("view.phase") in ``context``; None when it is missing."""
-    first, *rest = name.split(".")
-    value = context.get(first)
-    for part in rest:
+    return _follow(context, name.split("."))
+
+
+def _follow(context: dict[str, Any], path: tuple[str, ...] | list[str]) -> Any:
+    value = context.get(path[0])
+    for part in path[1:]:
         value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
     return value
 

@@ -13,7 +13,9 @@ from collections import Counter
 from html.parser import HTMLParser
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.template.loader import get_template
 from django.utils import translation
 
 from games import frames, play, tables
@@ -131,6 +133,25 @@ def test_every_belote_region_renders_from_its_declared_inputs_alone():
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "bg", "ru"])
+def test_regions_write_numbers_as_a_localized_render_would(language):
+    """Regions render without localizing numbers (``regions.render_plain``): in every language
+    the site offers, that is the same HTML as Django's usual render."""
+    assert not settings.USE_THOUSAND_SEPARATOR  # else whole numbers would be grouped
+    users = _players()
+    table = _started_table(users)
+    rng = random.Random(5)
+    regions = (*belote_presenter.REGIONS, frames.STATUS, frames.SEATS, frames.ANNOUNCER)
+    with translation.override(language):
+        for _ in range(40):  # scores, hand sizes, seat numbers, a finished deal's summary
+            context = frames.table_context(table, users[rng.randrange(5)])
+            context["flash"] = ""
+            for region in regions:
+                assert region.render(context) == get_template(region.template).render(context)
+            _play_random(table, users, rng)
+
+
+@pytest.mark.django_db
 def test_incremental_frames_keep_every_page_equal_to_a_whole_render():
     users = _players()
     table = _started_table(users)
@@ -152,10 +173,10 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render():
             assert by_id(pages[i]) == by_id(whole), user.username
             sizes["incremental"] += len(frame)
             sizes["whole"] += len(whole)
-            skipped |= {"seats", "board-panels"} - set(_Elements(frame).top)
+            skipped |= {"seats", "board-history", "board-sheet"} - set(_Elements(frame).top)
     # Unchanged regions really are left out: the seats never change during play, and the
-    # panels change only with a trick, a call or a deal's end.
-    assert skipped == {"seats", "board-panels"}
+    # panels change only with a trick or a call (the history) or a deal's end (the sheet).
+    assert skipped == {"seats", "board-history", "board-sheet"}
     assert sizes["incremental"] < 0.7 * sizes["whole"]
 
 
@@ -176,11 +197,12 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch):
 
     monkeypatch.setattr(Region, "render", counted)
     sent = [frames.render_frame(table, u, shown=s) for u, s in zip(users[:4], shown, strict=True)]
-    assert all('id="table-status"' in frame and 'id="board-panels"' in frame for frame in sent)
+    assert all('id="table-status"' in frame and 'id="board-history"' in frame for frame in sent)
+    assert not any('id="board-sheet"' in frame for frame in sent)  # no deal has ended
     # "Your turn" for one player, "Waiting for …" once for the other three.
     assert rendered["games/partials/status.html"] == 2
-    # The panels read the score from each team's side; at 0:0 all four are the same.
-    assert rendered["games/belote/board_panels.html"] == 1
+    # The calls so far are the same for every viewer.
+    assert rendered["games/belote/board_history.html"] == 1
     # In another language the renders are not reused.
     with translation.override("bg"):
         frames.render_frame(table, users[0], full=True)

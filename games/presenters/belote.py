@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from ..regions import Region
 from ..templatetags.cards import call_name, card_name
@@ -30,13 +31,14 @@ REGIONS = (
     Region("games/partials/play_version.html", uses=("version",)),
     Region("games/belote/my_area.html", uses=("viewer", "view.phase", "calls", "hand")),
     Region(
-        "games/belote/board_panels.html",
+        "games/belote/board_history.html",
+        uses=("view.auction", "view.phase", "view.last_trick", "names"),
+    ),
+    Region(
+        "games/belote/board_sheet.html",
         uses=(
-            "view.auction",
             "view.phase",
-            "view.last_trick",
             "view.target",
-            "names",
             "last_deal",
             "sheet",
             "us_label",
@@ -111,6 +113,13 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
     return rows
 
 
+@functools.cache
+def _team_labels(language: str | None) -> dict[str, Any]:
+    """How the two teams are named, in ``language`` (the active one): for a player "We" and
+    "They", for a spectator by their seats."""
+    return {"we": _("We"), "they": _("They"), "seats": (_("Seats 1 & 3"), _("Seats 2 & 4"))}
+
+
 def board_context(
     view: dict[str, Any], seats: list[dict[str, Any]], me: int | None, selected: str = ""
 ) -> dict[str, Any]:
@@ -154,11 +163,11 @@ def board_context(
     legal = view["legal"]
     calls = [action for action in legal if view["phase"] == "auction"]
     playable = set(legal) if view["phase"] == "play" else set()
+    labels = _team_labels(get_language())
     if me is None:
-        labels = (_("Seats 1 & 3"), _("Seats 2 & 4"))
-        us_label, them_label = labels[us], labels[1 - us]
+        us_label, them_label = labels["seats"][us], labels["seats"][1 - us]
     else:
-        us_label, them_label = _("We"), _("They")
+        us_label, them_label = labels["we"], labels["they"]
     return {
         "us_label": us_label,
         "them_label": them_label,

@@ -7,7 +7,7 @@ import functools
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 register = template.Library()
@@ -79,6 +79,11 @@ def suit_colour(code: str) -> str:
 @register.simple_tag
 def card(code: str, extra_class: str = "") -> SafeString:
     """A face-up card that is not a button (trick, table piles, score sheet)."""
+    return _card_in(get_language(), code, extra_class)
+
+
+@functools.cache
+def _card_in(language: str | None, code: str, extra_class: str) -> SafeString:
     return format_html(
         '<span class="playing-card {} {}" role="img" aria-label="{}">'
         '<span class="rank" aria-hidden="true">{}</span>'
@@ -89,6 +94,48 @@ def card(code: str, extra_class: str = "") -> SafeString:
         rank_text(code),
         suit_symbol(code),
     )
+
+
+@register.simple_tag
+def hand_card(code: str, playable: bool) -> SafeString:
+    """A card of the player's own hand: a button that plays it, or a disabled one."""
+    return _hand_card_in(get_language(), code, bool(playable))
+
+
+@functools.cache
+def _hand_card_in(language: str | None, code: str, playable: bool) -> SafeString:
+    face = format_html(
+        '<span class="rank" aria-hidden="true">{}</span>'
+        '<span class="suit" aria-hidden="true">{}</span>',
+        rank_text(code),
+        suit_symbol(code),
+    )
+    if not playable:
+        return format_html(
+            '<button type="button" class="playing-card {}" disabled aria-label="{}">{}</button>',
+            suit_colour(code),
+            card_name(code),
+            face,
+        )
+    return format_html(
+        '<button type="button" class="playing-card {} playable" ws-send name="action" '
+        'value="{}" aria-label="{}">{}</button>',
+        suit_colour(code),
+        code,
+        _("Play %(card)s") % {"card": card_name(code)},
+        face,
+    )
+
+
+@register.filter
+def card_count(count: int) -> str:
+    """``5`` → "5 cards" (how many cards a player holds)."""
+    return _card_count_in(get_language(), count)
+
+
+@functools.cache
+def _card_count_in(language: str | None, count: int) -> str:
+    return ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
 
 
 CALL_NAMES = {
