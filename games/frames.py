@@ -21,7 +21,7 @@ from .presenters import grabush as grabush_presenter
 from .regions import Region, remember, render_changed, render_plain
 from .snapshots import TableSnapshot, load_snapshot
 
-#: Game name -> presenter module (``board_context(view, seats, viewer, selected)``,
+#: Game name -> presenter module (``board_context(view, seats, viewer, selected, shared)``,
 #: ``describe(action)``).
 PRESENTERS = {"belote": belote_presenter, "grabush": grabush_presenter}
 
@@ -42,9 +42,11 @@ def computer_name(level: str) -> str:
     return _("Computer (%(level)s)") % {"level": dict(_bot_level_choices()).get(level, level)}
 
 
-def _seat_rows(snapshot: TableSnapshot, user: AbstractBaseUser, spec) -> list[dict]:
+def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
+    """The seats as every viewer sees them (``is_me`` is set per viewer)."""
     table, online = snapshot.table, snapshot.online
     teams = spec.teams(table.options)
+    covered = {player.seat for player in snapshot.players if player.covered}
     rows = []
     for seat in snapshot.seats:
         if seat.user is not None:
@@ -60,9 +62,10 @@ def _seat_rows(snapshot: TableSnapshot, user: AbstractBaseUser, spec) -> list[di
                 "name": name,
                 "is_free": seat.is_free,
                 "is_bot": bool(seat.bot_level),
-                "is_me": seat.user_id == user.pk,
+                "is_me": False,
                 "online": seat.user_id in online,
                 "team": 0 if seat.index in teams[0] else 1,
+                "covered": seat.index in covered,
             }
         )
     return rows
@@ -77,6 +80,30 @@ def announcement(match: Match, names: dict[int, str], last: dict[str, Any]) -> s
     return _("%(name)s: %(action)s") % {"name": names.get(last["seat"], ""), "action": words}
 
 
+def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
+    """The part of :func:`table_context` that reads the same for every viewer."""
+    table, match = snapshot.table, snapshot.match
+    spec = get_game(table.game)
+    seats = _seat_rows(snapshot, spec)
+    context: dict[str, Any] = {
+        "table": table,
+        "seats": seats,
+        "match": match,
+        "board_template": spec.board_template,
+        "all_seated": all(not seat["is_free"] for seat in seats),
+        "rematch_votes": table.rematch_votes,
+        "bot_levels": _bot_level_choices(),
+    }
+    if match is not None:
+        if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
+            deadline = match.turn_started_at.timestamp() + table.turn_seconds
+            context["deadline_ms"] = int(deadline * 1000)
+        context["version"] = match.version
+        names = {seat["index"]: seat["name"] for seat in seats}
+        context["announcement"] = announcement(match, names, snapshot.last_move)
+    return context
+
+
 def table_context(
     table: Table,
     user: AbstractBaseUser,
@@ -86,50 +113,41 @@ def table_context(
     """Everything the table page and its live frames show ``user``.
 
     ``selected`` is the source this connection picked for a two-step play (Grabush);
-    ``snapshot`` a read of ``table`` already made (else it is read now).
+    ``snapshot`` a read of ``table`` already made (else it is read now). What reads the same
+    for every viewer is built once per read and language, for all the connections sharing it.
     """
     if snapshot is None:
         snapshot = load_snapshot(table.pk)
-    table = snapshot.table
-    spec = get_game(table.game)
-    seats = _seat_rows(snapshot, user, spec)
-    me = next((seat["index"] for seat in seats if seat["is_me"]), None)
-    match = snapshot.match
-    context: dict[str, Any] = {
-        "table": table,
-        "seats": seats,
-        "me": me,
-        "is_owner": table.owner_id == user.pk,
-        "match": match,
-        "board_template": spec.board_template,
-        "all_seated": all(not seat["is_free"] for seat in seats),
-        "seated": me is not None,
-        "rematch_votes": table.rematch_votes,
-        "bot_levels": _bot_level_choices(),
-        "i_voted_rematch": me is not None and me in table.rematch_votes,
-    }
-    # Only the creator of an open, full table may start it (a value of its own so that the
-    # status reads the same for the creator and the others once the match runs).
-    context["can_start"] = (
-        table.status == Table.Status.OPEN and context["all_seated"] and context["is_owner"]
+    shared = snapshot.derive(("context", get_language()), dict)
+    if "common" not in shared:
+        shared["common"] = _common_context(snapshot)
+    context = dict(shared["common"])
+    table, match = snapshot.table, snapshot.match
+    me = next((seat.index for seat in snapshot.seats if seat.user_id == user.pk), None)
+    if me is not None:
+        context["seats"] = [
+            dict(row, is_me=True) if row["index"] == me else row for row in context["seats"]
+        ]
+    seats = context["seats"]
+    context.update(
+        me=me,
+        is_owner=table.owner_id == user.pk,
+        seated=me is not None,
+        i_voted_rematch=me is not None and me in table.rematch_votes,
+        # Only the creator of an open, full table may start it (a value of its own so that
+        # the status reads the same for the creator and the others once the match runs).
+        can_start=table.status == Table.Status.OPEN
+        and context["all_seated"]
+        and table.owner_id == user.pk,
     )
     if match is not None:
-        players = snapshot.players
-        covered = {player.seat for player in players if player.covered}
-        for seat in seats:
-            seat["covered"] = seat["index"] in covered
-        viewer = next((p.seat for p in players if p.user_id == user.pk), None)
-        context["i_am_covered"] = viewer in covered
-        if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
-            deadline = match.turn_started_at.timestamp() + table.turn_seconds
-            context["deadline_ms"] = int(deadline * 1000)
-        view = spec.engine.view(snapshot.state, viewer)
+        viewer = next((p.seat for p in snapshot.players if p.user_id == user.pk), None)
+        context["i_am_covered"] = viewer is not None and seats[viewer]["covered"]
+        view = get_game(table.game).engine.view(snapshot.state, viewer)
         context["view"] = view
         context["viewer"] = viewer
-        context["version"] = match.version
-        context.update(PRESENTERS[table.game].board_context(view, seats, viewer, selected))
-        names = {s["index"]: s["name"] for s in seats}
-        context["announcement"] = announcement(match, names, snapshot.last_move)
+        board = PRESENTERS[table.game].board_context(view, seats, viewer, selected, shared)
+        context.update(board)
     return context
 
 

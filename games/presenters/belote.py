@@ -121,11 +121,40 @@ def _team_labels(language: str | None) -> dict[str, Any]:
 
 
 def board_context(
-    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None, selected: str = ""
+    view: dict[str, Any],
+    seats: list[dict[str, Any]],
+    me: int | None,
+    selected: str = "",
+    shared: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
-    """Context for ``games/belote/board.html``."""
-    names = {seat["index"]: seat["name"] for seat in seats}
+    """Context for ``games/belote/board.html``.
+
+    ``shared`` is kept for every viewer of this state in the active language: what reads the
+    same for all of them (the felt, the calls) or for a team (the score sheet) is built into it
+    once.
+    """
+    shared = {} if shared is None else shared
+    if "belote" not in shared:
+        shared["belote"] = _public_context(view, seats)
+    public = shared["belote"]
     us = (me if me is not None else 0) % 2
+    team_key = ("belote", us, me is None)
+    if team_key not in shared:
+        shared[team_key] = _team_context(view, us, me is None, public["names"])
+    legal = view["legal"]
+    playable = set(legal) if view["phase"] == "play" else set()
+    return {
+        **public,
+        **shared[team_key],
+        "calls": [action for action in legal if view["phase"] == "auction"],
+        "hand": [{"card": card, "playable": card in playable} for card in view["hand"]],
+        "my_turn": me is not None and view["to_act"] == me,
+    }
+
+
+def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """What every viewer of the table is shown alike: the felt, the contract, whose turn."""
+    names = {seat["index"]: seat["name"] for seat in seats}
     last_calls: dict[int, str] = {}
     for seat, call in view["auction"]:
         last_calls[seat] = call
@@ -159,33 +188,37 @@ def board_context(
             "winner_name": names.get(last_trick["winner"], ""),
         }
     contract = view["contract"]
-    sheet = score_sheet(view, us, names)
-    legal = view["legal"]
-    calls = [action for action in legal if view["phase"] == "auction"]
-    playable = set(legal) if view["phase"] == "play" else set()
-    labels = _team_labels(get_language())
-    if me is None:
-        us_label, them_label = labels["seats"][us], labels["seats"][1 - us]
-    else:
-        us_label, them_label = labels["we"], labels["they"]
     return {
-        "us_label": us_label,
-        "them_label": them_label,
         "players": players,
         "names": names,
-        "us": us,
         "trick": trick,
         "resting": resting,
         "contract": contract,
         "contract_declarer_name": names.get(contract["declarer"], "") if contract else "",
+        "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
+    }
+
+
+def _team_context(
+    view: dict[str, Any], us: int, spectator: bool, names: dict[int, str]
+) -> dict[str, Any]:
+    """What the players of team ``us`` (or spectators, who read it from seats 1 & 3) are shown
+    alike: the score sheet and the scores, from that side."""
+    labels = _team_labels(get_language())
+    if spectator:
+        us_label, them_label = labels["seats"][us], labels["seats"][1 - us]
+    else:
+        us_label, them_label = labels["we"], labels["they"]
+    contract = view["contract"]
+    sheet = score_sheet(view, us, names)
+    return {
+        "us_label": us_label,
+        "them_label": them_label,
+        "us": us,
         "contract_ours": contract is not None and contract["team"] == us,
         "sheet": sheet,
         "last_deal": sheet[-1] if sheet and view["phase"] == "auction" else None,
         "we_score": view["scores"][us],
         "they_score": view["scores"][1 - us],
-        "calls": calls,
-        "hand": [{"card": card, "playable": card in playable} for card in view["hand"]],
-        "my_turn": me is not None and view["to_act"] == me,
-        "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
         "we_won": view["winner"] is not None and view["winner"] == us,
     }

@@ -81,10 +81,15 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
 
 
 def board_context(
-    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None, selected: str = ""
+    view: dict[str, Any],
+    seats: list[dict[str, Any]],
+    me: int | None,
+    selected: str = "",
+    shared: dict[Any, Any] | None = None,
 ) -> dict[str, Any]:
     """Context for ``games/grabush/board.html``; ``selected`` is the source this connection
-    picked (the first step of a play), if it is still playable."""
+    picked (the first step of a play), if it is still playable. (``shared``, what viewers of
+    one state could share, goes unused: the board is one region, seen from the viewer's seat.)"""
     names = {seat["index"]: seat["name"] for seat in seats}
     split = {action: split_action(action) for action in view["legal"]}
     sources = {pair[0] for pair in split.values() if pair}
