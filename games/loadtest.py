@@ -37,10 +37,9 @@ from .models import Table
 
 #: The sweep of table counts run when ``--tables`` is not given.
 DEFAULT_SWEEP = (25, 50, 100, 200, 400)
-#: The floor's capacity: this many floor tables driven as fast as they go (one move every
-#: CAPACITY_PACE seconds each, far more than the server sustains), reported as moves/s.
+#: The floor's capacity: this many floor tables driven unpaced (each table's next move is sent
+#: as soon as all four sockets have the last one), reported as moves/s.
 CAPACITY_TABLES = 25
-CAPACITY_PACE = 0.02
 #: p95 latency (ms) under which a load counts as sustained, for the knee.
 KNEE_P95_MS = 100.0
 #: Share of the paced rate a step must achieve to count for the knee.
@@ -307,7 +306,8 @@ class PacedTable:
         """Send one move per ``pace`` seconds from ``start`` until ``end`` (loop-clock times)."""
         loop = asyncio.get_running_loop()
         due = start
-        self.totals.scheduled += max(0, math.ceil((end - start) / pace))
+        if pace:  # unpaced (0): nothing is scheduled, the table goes as fast as it can
+            self.totals.scheduled += max(0, math.ceil((end - start) / pace))
         while not self.over:
             await asyncio.sleep(max(0.0, due - loop.time()))
             if loop.time() >= end:
@@ -412,7 +412,8 @@ class StepResult:
     tables: int
     pace: float
     duration: float
-    target_moves_per_s: float
+    #: None when unpaced.
+    target_moves_per_s: float | None
     scheduled_moves: int
     moves: int
     moves_per_s: float
@@ -511,7 +512,7 @@ async def run_step(
         tables=len(seatings),
         pace=pace,
         duration=round(elapsed, 2),
-        target_moves_per_s=round(len(seatings) / pace, 2),
+        target_moves_per_s=round(len(seatings) / pace, 2) if pace else None,
         scheduled_moves=totals.scheduled,
         moves=len(latencies),
         moves_per_s=round(len(latencies) / elapsed, 2),
@@ -575,6 +576,13 @@ class Report:
             return None
         return round(knee.moves_per_s / capacity, 3)
 
+    def knee_share_of_floor_knee(self) -> float | None:
+        """The real knee's moves per second as a share of the floor's knee in the same sweep."""
+        knee, floor = self.knee("real"), self.knee("floor")
+        if knee is None or floor is None:
+            return None
+        return round(knee.moves_per_s / floor.moves_per_s, 3)
+
     def as_dict(self) -> dict[str, Any]:
         knees = {kind: self.knee(kind) for kind in ("floor", "real")}
         floor_best = max((s.moves_per_s for s in self.steps if s.kind == "floor"), default=0.0)
@@ -592,6 +600,7 @@ class Report:
             "floor_best_moves_per_s": floor_best,
             "floor_capacity_moves_per_s": self.floor_capacity(),
             "real_knee_share_of_floor_capacity": self.knee_share(),
+            "real_knee_share_of_floor_knee": self.knee_share_of_floor_knee(),
             "steps": [asdict(step) for step in self.steps],
         }
 
@@ -623,8 +632,9 @@ def format_report(report: Report) -> str:
 
     for step in report.steps:
         lines.append(
-            f"{step.kind:<9}{step.tables:>7}{step.target_moves_per_s:>10.1f}{step.moves_per_s:>9.1f}"
-            f"{cell(step.p50_ms, 9)}{cell(step.p95_ms, 9)}{cell(step.p99_ms, 9)}"
+            f"{step.kind:<9}{step.tables:>7}{cell(step.target_moves_per_s, 10)}"
+            f"{step.moves_per_s:>9.1f}{cell(step.p50_ms, 9)}{cell(step.p95_ms, 9)}"
+            f"{cell(step.p99_ms, 9)}"
             f"{cell(step.max_ms, 9)}{step.errors:>7}{cell(step.server_rss_mb, 9)}"
             f"{cell(step.server_cpu_pct, 9)}{cell(step.server_cpu_ms_per_move, 8)}"
             f"{cell(step.client_cpu_pct, 9)}{step.load_avg:>6.2f}"
@@ -643,6 +653,9 @@ def format_report(report: Report) -> str:
     capacity, share = report.floor_capacity(), report.knee_share()
     if capacity is not None:
         lines.append(f"floor capacity (unpaced): {capacity:.1f} moves/s")
+    of_knee = report.knee_share_of_floor_knee()
+    if of_knee is not None:
+        lines.append(f"real knee = {100 * of_knee:.1f}% of the floor's knee")
     if share is not None:
         lines.append(f"real knee = {100 * share:.1f}% of the floor's capacity")
     return "\n".join(lines)
@@ -710,7 +723,7 @@ def run(
             say(f"floor capacity: {CAPACITY_TABLES} tables, unpaced")
             idle = [Seating("", [])] * CAPACITY_TABLES
             step = asyncio.run(
-                run_step("capacity", bases, idle, CAPACITY_PACE, duration, pids, seed + len(sweep))
+                run_step("capacity", bases, idle, 0.0, duration, pids, seed + len(sweep))
             )
             report.steps.append(step)
     finally:

@@ -53,3 +53,47 @@ def test_only_this_machine_may_be_targeted():
     assert loadtest.websocket_base("http://127.0.0.1:8001") == "ws://127.0.0.1:8001"
     with pytest.raises(ValueError):
         loadtest.websocket_base("http://example.com:80")
+
+
+def _step(kind: str, tables: int, moves_per_s: float, p95: float, pace: float = 2.0):
+    return loadtest.StepResult(
+        kind=kind,
+        tables=tables,
+        pace=pace,
+        duration=15.0,
+        target_moves_per_s=tables / pace if pace else None,
+        scheduled_moves=round(15 * tables / pace) if pace else 0,
+        moves=round(15 * moves_per_s),
+        moves_per_s=moves_per_s,
+        p50_ms=p95 / 2,
+        p95_ms=p95,
+        p99_ms=p95,
+        max_ms=p95,
+        errors=0,
+        error_kinds={},
+        finished_tables=0,
+        server_rss_mb=None,
+        server_cpu_pct=None,
+        server_cpu_ms_per_move=None,
+        client_cpu_pct=0.0,
+        load_avg=0.0,
+    )
+
+
+def test_the_report_compares_the_real_knee_with_the_floor_knee_and_its_capacity():
+    report = loadtest.Report("sqlite3", "InMemoryChannelLayer", 2.0, 15.0, [])
+    report.steps = [
+        _step("floor", 100, 50.0, 2.0),
+        _step("real", 100, 50.0, 40.0),
+        _step("floor", 200, 100.0, 3.0),
+        _step("real", 200, 95.0, 400.0),  # too slow: not the knee
+        _step("capacity", 25, 1000.0, 9.0, pace=0.0),
+    ]
+    assert report.knee("real").tables == 100 and report.knee("floor").tables == 200
+    assert report.knee_share_of_floor_knee() == 0.5
+    assert report.knee_share() == 0.05
+    text = loadtest.format_report(report)
+    assert "real knee = 50.0% of the floor's knee" in text
+    assert "real knee = 5.0% of the floor's capacity" in text
+    capacity = next(line for line in text.splitlines() if line.startswith("capacity"))
+    assert capacity.split()[:3] == ["capacity", "25", "-"]  # unpaced: no target rate
