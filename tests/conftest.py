@@ -9,7 +9,7 @@ from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 from django.db import connections
 
-from games import autoplay, presence, snapshots
+from games import autoplay, play, presence, snapshots, tables
 
 
 @pytest.fixture(autouse=True)
@@ -29,6 +29,21 @@ def make_user(db):
         return get_user_model().objects.create_user(username, password=password, **extra)
 
     return make
+
+
+@pytest.fixture
+def started(db):
+    """A private Belote table of four players whose first match has started: (table, users)."""
+    users = [
+        get_user_model().objects.create_user(f"seated{i}", password="pw-123456789")
+        for i in range(4)
+    ]
+    options = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
+    table = tables.create_table(users[0], "belote", options, is_private=True)
+    for index, user in enumerate(users):
+        tables.take_seat(table.pk, user, index)
+    play.start_match(table.pk, users[0])
+    return table, users
 
 
 @pytest.fixture(autouse=True)

@@ -4,26 +4,11 @@ from __future__ import annotations
 
 import random
 
-import pytest
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import notify, play, snapshots, tables
+from games import notify, play, snapshots
 from games.engines import belote
-
-OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
-
-
-@pytest.fixture
-def started(db):
-    User = get_user_model()
-    users = [User.objects.create_user(f"snap{i}", password="pw-123456789") for i in range(4)]
-    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
-    for index, user in enumerate(users):
-        tables.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
-    return table, users
 
 
 def test_a_move_is_read_in_two_queries_keeping_seats_and_presences(
