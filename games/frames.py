@@ -18,7 +18,7 @@ from .catalog import get_game
 from .models import ChatMessage, Match, Table
 from .presenters import belote as belote_presenter
 from .presenters import grabush as grabush_presenter
-from .regions import Region, remember, render_changed, render_plain
+from .regions import RENDERS, Region, remember, render_changed, render_plain
 from .snapshots import TableSnapshot, load_snapshot
 
 #: Game name -> presenter module (``board_context(view, seats, viewer, selected, shared)``,
@@ -122,6 +122,7 @@ def table_context(
     if "common" not in shared:
         shared["common"] = _common_context(snapshot)
     context = dict(shared["common"])
+    context[RENDERS] = shared.setdefault("renders", {})  # regions rendered from this read
     table, match = snapshot.table, snapshot.match
     me = next((seat.index for seat in snapshot.seats if seat.user_id == user.pk), None)
     if me is not None:

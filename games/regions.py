@@ -11,22 +11,19 @@ values, and an unchanged key means unchanged HTML. ``tests/test_regions.py`` ren
 region from only the values it declares and compares with a render from the whole context, so
 a template that starts reading an undeclared value fails a test instead of going stale.
 
-The same guarantee lets the connections of one process share renders: when a change reaches a
-table's four players, a region whose key is the same for several of them (the auction, the
-score sheet, "Waiting for Ivan") is rendered once for the table, per language.
+The same guarantee lets connections share renders: when a change reaches a table's four players,
+they render from one read of the table, and a region whose key is the same for several of them
+(the felt, the auction, "Waiting for Ivan") is rendered once for that read, per language.
 """
 
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.template import Context
 from django.template.loader import get_template
-from django.utils.translation import get_language
 
 #: A key that never equals a previous one: the region is rendered for every frame.
 ALWAYS = object()
@@ -95,34 +92,25 @@ def restricted(context: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any
     return out
 
 
-#: Recent renders shared by the connections of this process:
-#: (template, language, table id) -> the last few (key, HTML), newest first.
-_shared: OrderedDict[tuple[str, str, int], list[tuple[Any, str]]] = OrderedDict()
-_shared_lock = threading.Lock()
-SHARED_PER_TABLE = 4
-SHARED_SLOTS = 4096
+#: The context entry holding the renders that the connections sharing one read of a table have
+#: made (``{template: [(key, HTML), ...]}``): see :func:`render_shared`.
+RENDERS = "shared_renders"
 
 
 def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
     """``region`` rendered in ``context`` (whose key is ``key``), reusing the HTML of an equal
-    key rendered for another connection at the same table. Keys are compared with ``==``,
-    never hashed: they hold lists and dicts."""
-    table = context.get("table")
-    if key is ALWAYS or table is None:
+    key rendered for another connection from the same read (``context[RENDERS]``, kept with
+    the read: ``frames.table_context``). Keys are compared with ``==``, never hashed: they
+    hold lists and dicts."""
+    renders = context.get(RENDERS)
+    if key is ALWAYS or renders is None:
         return region.render(context)
-    slot = (region.template, get_language(), table.pk)
-    with _shared_lock:
-        for seen, html in _shared.get(slot, ()):
-            if seen == key:
-                return html
+    made = renders.setdefault(region.template, [])
+    for seen, html in made:
+        if seen == key:
+            return html
     html = region.render(context)
-    with _shared_lock:
-        entries = _shared.setdefault(slot, [])
-        entries.insert(0, (key, html))
-        del entries[SHARED_PER_TABLE:]
-        _shared.move_to_end(slot)
-        while len(_shared) > SHARED_SLOTS:
-            _shared.popitem(last=False)
+    made.append((key, html))
     return html
 
 

@@ -199,7 +199,11 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch):
         return render(region, context)
 
     monkeypatch.setattr(Region, "render", counted)
-    sent = [frames.render_frame(table, u, shown=s) for u, s in zip(users[:4], shown, strict=True)]
+    read = snapshots.load_snapshot(table.pk)  # the change's one read, as the consumers share it
+    sent = [
+        frames.render_frame(table, u, shown=s, snapshot=read)
+        for u, s in zip(users[:4], shown, strict=True)
+    ]
     assert all('id="table-status"' in frame and 'id="board-history"' in frame for frame in sent)
     assert not any('id="board-sheet"' in frame for frame in sent)  # no deal has ended
     # "Your turn" for one player, "Waiting for …" once for the other three.
@@ -208,8 +212,11 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch):
     assert rendered["games/belote/board_history.html"] == 1
     # In another language the renders are not reused.
     with translation.override("bg"):
-        frames.render_frame(table, users[0], full=True)
+        frames.render_frame(table, users[0], full=True, snapshot=read)
     assert rendered["games/partials/status.html"] == 3
+    # Nor are they from one read to the next.
+    frames.render_frame(table, users[1], full=True)
+    assert rendered["games/partials/status.html"] == 4
 
 
 def test_lookup_reads_dict_items_and_attributes():
