@@ -42,7 +42,7 @@ class Batcher:
         while self.queue:
             batch, self.queue = self.queue, []
             try:
-                outcomes = await database_sync_to_async(_run_all)(batch)
+                outcomes = await _run_all_in_thread(batch)
             except BaseException as error:  # cancelled (the loop is stopping): callers too
                 for _, _, future in batch:
                     if not future.done():
@@ -66,6 +66,8 @@ def _run_all(batch: list[_Call]) -> list[tuple[bool, Any]]:
             outcomes.append((False, error))
     return outcomes
 
+
+_run_all_in_thread = database_sync_to_async(_run_all)
 
 #: One batcher per event loop (a server has one; tests start a loop per test).
 _batchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Batcher] = (

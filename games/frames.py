@@ -183,6 +183,7 @@ SEATS = Region(
     uses=("seats", "table.status", "table.game", "is_owner", "bot_levels"),
 )
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
+FLASH = Region("games/partials/flash.html", uses=("flash",))
 #: Key under which a connection's ``shown`` remembers which match its board shows.
 BOARD_MATCH = "board:match"
 
@@ -210,7 +211,7 @@ def render_frame(
         shown.clear()
         parts = [render_plain("games/partials/frame_start.html", context)]
     else:
-        parts = [render_plain("games/partials/flash.html", context)]
+        parts = [render_changed((FLASH,), context, None)]  # always sent: it clears old notices
     parts.append(render_changed((STATUS, SEATS), context, shown))
     match = context["match"]
     if match is not None:

@@ -13,14 +13,14 @@ pytestmark = pytest.mark.asyncio
 
 
 async def test_concurrent_calls_share_one_hop_in_order_with_their_own_results(monkeypatch):
-    hops = []
-    real = batching.database_sync_to_async
+    hops = []  # the calls each trip to the database thread carried
+    real = batching._run_all_in_thread
 
-    def counting(func):
-        hops.append(func)
-        return real(func)
+    async def counting(batch):
+        hops.append(len(batch))
+        return await real(batch)
 
-    monkeypatch.setattr(batching, "database_sync_to_async", counting)
+    monkeypatch.setattr(batching, "_run_all_in_thread", counting)
     ran = []
 
     def work(name: str) -> str:
@@ -36,10 +36,10 @@ async def test_concurrent_calls_share_one_hop_in_order_with_their_own_results(mo
     assert isinstance(results[1], ValueError)  # only its own caller sees the error
     assert [name for name, _ in ran] == ["a", "bad", "c"]  # in the order they were queued
     assert not any(on_main for _, on_main in ran)  # off the event loop's thread
-    assert len(hops) == 1
+    assert hops == [3]
     # A call made once that batch is done goes in a hop of its own.
     assert await batching.run_batched(work, "d") == "D"
-    assert len(hops) == 2
+    assert hops == [3, 1]
 
 
 async def test_a_caller_that_went_away_does_not_break_the_batch():
