@@ -151,9 +151,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 refuses a 101st concurrent connection by default; hundreds of sockets
-            # joining their groups at once need more (measured by `manage.py loadtest`).
+            # channels-redis with a pool that waits when all its connections are busy; hundreds of
+            # sockets joining their groups at once need many (measured by `manage.py loadtest`).
+            "BACKEND": "cardroom.layers.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [
                     {

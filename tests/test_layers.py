@@ -1,8 +1,14 @@
-"""The in-memory channel layer's bounded sweep still drops what expired."""
+"""The channel layers: the in-memory layer's bounded sweep, the Redis layer's pool in a burst."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import secrets
+
 import pytest
+from channels_redis.core import RedisChannelLayer as ChannelsRedisChannelLayer
+from redis.exceptions import MaxConnectionsError
 
 from cardroom import layers
 
@@ -27,3 +33,52 @@ async def test_expired_messages_and_groups_are_swept_at_most_once_per_interval(m
     layer._clean_expired()
     assert "a.inmemory!x" not in layer.channels
     assert "a.inmemory!x" not in layer.groups["table.1"]
+
+
+REDIS_URL = os.environ.get("REDIS_URL", "")
+needs_redis = pytest.mark.skipif(
+    not REDIS_URL, reason="the Redis layer tests run with REDIS_URL set (the second CI pass)"
+)
+
+
+async def _join_and_leave(layer: ChannelsRedisChannelLayer, sockets: int) -> None:
+    """``sockets`` channels join a group and leave it all at once, as sockets do after a restart."""
+    try:
+        names = [await layer.new_channel() for _ in range(sockets)]
+        await asyncio.gather(*(layer.group_add("burst", name) for name in names))
+        await asyncio.gather(*(layer.group_discard("burst", name) for name in names))
+    finally:
+        await layer.flush()
+        await layer.close_pools()
+
+
+def _layer(cls: type[ChannelsRedisChannelLayer]) -> ChannelsRedisChannelLayer:
+    prefix = f"test-burst-{secrets.token_hex(4)}"
+    return cls(hosts=[{"address": REDIS_URL, "max_connections": 2}], prefix=prefix)
+
+
+@needs_redis
+def test_a_burst_larger_than_the_pool_waits_for_free_connections():
+    asyncio.run(_join_and_leave(_layer(layers.RedisChannelLayer), sockets=40))
+
+
+@needs_redis
+def test_channels_redis_own_pool_refuses_the_same_burst():
+    """Why the layer exists: the stock pool fails group changes once every connection is busy."""
+    with pytest.raises(MaxConnectionsError):
+        asyncio.run(_join_and_leave(_layer(ChannelsRedisChannelLayer), sockets=40))
+
+
+@needs_redis
+def test_a_command_gives_up_when_no_connection_is_released_in_time():
+    async def second_command_while_the_only_connection_is_held() -> None:
+        pool = layers.WaitingConnectionPool.from_url(REDIS_URL, max_connections=1, timeout=0.2)
+        held = await pool.get_connection()
+        try:
+            with pytest.raises(MaxConnectionsError):
+                await pool.get_connection()
+        finally:
+            await pool.release(held)
+            await pool.aclose()
+
+    asyncio.run(second_command_while_the_only_connection_is_held())

@@ -85,5 +85,5 @@ def test_database_url_and_redis_url_switch_backends():
     )
     assert s["engine"] == "django.db.backends.postgresql"
     assert s["db_name"] == "cardroom"
-    assert s["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert s["layer"] == "cardroom.layers.RedisChannelLayer"
     assert s["cache"] == "django.core.cache.backends.redis.RedisCache"
