@@ -304,6 +304,8 @@ class PacedTable:
 
     async def run(self, start: float, end: float, pace: float) -> None:
         """Send one move per ``pace`` seconds from ``start`` until ``end`` (loop-clock times)."""
+        from websockets.exceptions import ConnectionClosed
+
         loop = asyncio.get_running_loop()
         due = start
         if pace:  # unpaced (0): nothing is scheduled, the table goes as fast as it can
@@ -328,7 +330,11 @@ class PacedTable:
             client, text = move
             self.settled.clear()
             self.pending = (self.version + 1, time.perf_counter(), set())
-            await client.socket.send(text)
+            try:
+                await client.socket.send(text)
+            except ConnectionClosed:  # its reader counts the lost connection; the table stops
+                self.pending = None
+                return
             due = max(due + pace, loop.time())
 
     async def drain(self, limit: float) -> None:

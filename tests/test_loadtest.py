@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import random
+
 import pytest
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
+from websockets.exceptions import ConnectionClosedError
+from websockets.frames import Close
 
 from games import loadtest
 from games.consumers_bench import FanOutConsumer
@@ -40,6 +45,25 @@ async def test_the_floor_echoes_a_frame_to_every_socket_of_its_group():
     for communicator in sockets:
         assert await communicator.receive_from() == '{"seq": 1}'
         await communicator.disconnect()
+
+
+class _ClosedByServer:
+    """A socket the server has closed (as daphne does when a consumer fails: code 1011)."""
+
+    async def send(self, text: str) -> None:
+        raise ConnectionClosedError(Close(1011, "internal error"), None)
+
+
+@pytest.mark.asyncio
+async def test_a_table_whose_socket_the_server_closed_stops_and_the_run_goes_on():
+    table = loadtest.FloorTable("t1", loadtest.Totals(), random.Random(1))
+    table.clients = [loadtest.Client(table, index, _ClosedByServer()) for index in range(4)]
+    for client in table.clients:
+        client.version = 0
+    table.settled.set()
+    now = asyncio.get_running_loop().time()
+    await table.run(now, now + 60, pace=2.0)  # returns at the failed send instead of raising
+    assert table.pending is None
 
 
 def test_percentiles_are_in_milliseconds_by_nearest_rank():
