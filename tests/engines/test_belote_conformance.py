@@ -1,18 +1,16 @@
 """The engine against vectors recorded from the 2001 program "Бридж Белот v2.06".
 
-The vectors live in ``shared/conformance/belote-v206/golden.json`` beside the repository (or
-under ``$CARDROOM_SHARED``); see that folder's README for their origin and encoding.
+The vectors are a copy of ``shared/conformance/belote-v206/golden.json`` in
+``tests/data/belote-v206/`` (MIT-licensed; its README gives their origin, licence and encoding),
+so they run on every checkout.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections import Counter
 from functools import cache
 from pathlib import Path
-
-import pytest
 
 from games.engines import belote
 
@@ -27,18 +25,12 @@ CONTRACT = {
 RANK = {7: "7", 8: "8", 9: "9", 10: "T", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
-def golden_path() -> Path:
-    shared = os.environ.get("CARDROOM_SHARED")
-    base = Path(shared) if shared else Path(__file__).resolve().parents[2].parent / "shared"
-    return base / "conformance" / "belote-v206" / "golden.json"
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "belote-v206" / "golden.json"
 
 
 @cache
 def golden() -> dict:
-    path = golden_path()
-    if not path.exists():
-        pytest.skip(f"conformance vectors not found at {path}")
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads(GOLDEN.read_text(encoding="utf-8"))
 
 
 def code(suit: str, rank: int) -> str:
