@@ -1,12 +1,16 @@
-"""The load benchmark's floor: a bare group fan-out, with no database, engine or templates.
+"""The load benchmark's server side: the floor, and a collection before each measured window.
 
 Routed only when ``settings.LOADTEST_FLOOR`` is on (``python manage.py loadtest`` starts its
-server that way). A client frame is sent to the connection's group; every member of the group
-sends it back to its own socket unchanged.
+server that way). The floor is a bare group fan-out with no database, engine or templates: a
+client frame is sent to the connection's group; every member of the group sends it back to
+its own socket unchanged.
 """
 
 from __future__ import annotations
 
+import gc
+import json
+import time
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -38,3 +42,21 @@ class FanOutConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def bench_echo(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
+
+
+class CollectConsumer(AsyncWebsocketConsumer):
+    """``/ws/bench-collect/``: run a full garbage collection now and say how long it took.
+
+    A benchmark step connects all its sockets at once; the collector pays for what they leave
+    behind in collections of up to several hundred milliseconds, and without this the next of
+    them may fall inside the measured window or not (the knee then moves between runs). The
+    load benchmark asks for it once the server is idle after connecting, and reports the pause.
+    """
+
+    async def connect(self) -> None:
+        await self.accept()
+        started = time.perf_counter()
+        collected = gc.collect()
+        elapsed_ms = (time.perf_counter() - started) * 1000
+        await self.send(text_data=json.dumps({"collected": collected, "ms": elapsed_ms}))
+        await self.close()

@@ -5,7 +5,10 @@ cookie and an ``Origin`` header), are driven at a fixed pace: every table makes 
 ``pace`` seconds, sent by whichever client's frame offers playable actions. A move's latency is
 the time from sending it to all four clients having a frame with the next version. The same
 paced load against a bare group fan-out (:mod:`games.consumers_bench`) on the same server is
-the floor. Traffic goes only to 127.0.0.1 and every loop is bounded in time.
+the floor. Before each measured window, once the server is idle after the step's sockets
+connected, each server runs a full garbage collection (its pause is reported as "gc ms"), so
+the window measures play at that load and not, in some runs, the connect storm's collection.
+Traffic goes only to 127.0.0.1 and every loop is bounded in time.
 """
 
 from __future__ import annotations
@@ -200,6 +203,25 @@ def rss_mb(pids: list[int]) -> float | None:
 def cpu_seconds(pids: list[int]) -> float | None:
     """CPU time (user + system) the server processes ``pids`` have used so far, summed."""
     return _summed(pids, _cpu_seconds)
+
+
+async def collect_garbage(bases: list[str]) -> float | None:
+    """Have each server run a full garbage collection (``/ws/bench-collect/``); the longest
+    pause in milliseconds, or None if a server did not answer."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import WebSocketException
+
+    pauses = []
+    for base in bases:
+        origin = "http://" + urlsplit(base).netloc
+        try:
+            async with connect(
+                base + "/ws/bench-collect/", additional_headers={"Origin": origin}
+            ) as socket:
+                pauses.append(json.loads(await asyncio.wait_for(socket.recv(), 60))["ms"])
+        except (OSError, TimeoutError, ValueError, KeyError, WebSocketException):
+            return None
+    return round(max(pauses), 1) if pauses else None
 
 
 async def wait_until_idle(pids: list[int], limit: float = 30.0) -> None:
@@ -436,6 +458,8 @@ class StepResult:
     server_cpu_ms_per_move: float | None
     client_cpu_pct: float
     load_avg: float
+    #: The full garbage collection each server ran before the window (longest, ms).
+    storm_collect_ms: float | None = None
 
     @property
     def sustained(self) -> bool:
@@ -497,6 +521,9 @@ async def run_step(
         # Let the connect storm (every join re-renders the table) drain before measuring.
         await asyncio.gather(*(t.drain(MOVE_TIMEOUT) for t in live))
         await wait_until_idle(pids)
+        # The connect storm's garbage is collected now, not at a moment of the window that
+        # differs between runs; the pause is reported on its own.
+        storm_collect_ms = await collect_garbage(bases)
         totals.latencies.clear()
         load_avg = os.getloadavg()[0]
         cpu_before, client_before = cpu_seconds(pids), time.process_time()
@@ -538,6 +565,7 @@ async def run_step(
         ),
         client_cpu_pct=round(100 * (client_after - client_before) / elapsed, 1),
         load_avg=round(load_avg, 2),
+        storm_collect_ms=storm_collect_ms,
     )
 
 
@@ -623,7 +651,7 @@ def format_report(report: Report) -> str:
     header = (
         f"{'kind':<9}{'tables':>7}{'target/s':>10}{'moves/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
         f"{'p99 ms':>9}{'max ms':>9}{'errors':>7}{'rss MiB':>9}{'srv cpu%':>9}{'ms/move':>8}"
-        f"{'cli cpu%':>9}{'load':>6}"
+        f"{'cli cpu%':>9}{'load':>6}{'gc ms':>7}"
     )
     lines = [
         f"database {report.database}, channel layer {report.channel_layer}, "
@@ -643,7 +671,7 @@ def format_report(report: Report) -> str:
             f"{cell(step.p99_ms, 9)}"
             f"{cell(step.max_ms, 9)}{step.errors:>7}{cell(step.server_rss_mb, 9)}"
             f"{cell(step.server_cpu_pct, 9)}{cell(step.server_cpu_ms_per_move, 8)}"
-            f"{cell(step.client_cpu_pct, 9)}{step.load_avg:>6.2f}"
+            f"{cell(step.client_cpu_pct, 9)}{step.load_avg:>6.2f}{cell(step.storm_collect_ms, 7)}"
         )
         if step.error_kinds:
             lines.append(f"       errors: {step.error_kinds}")

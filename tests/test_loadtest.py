@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosedError
 from websockets.frames import Close
 
 from games import loadtest
-from games.consumers_bench import FanOutConsumer
+from games.consumers_bench import CollectConsumer, FanOutConsumer
 from games.frames import render_frame
 from games.models import Table
 
@@ -45,6 +45,16 @@ async def test_the_floor_echoes_a_frame_to_every_socket_of_its_group():
     for communicator in sockets:
         assert await communicator.receive_from() == '{"seq": 1}'
         await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_collect_socket_runs_a_collection_and_says_how_long_it_took():
+    communicator = WebsocketCommunicator(CollectConsumer.as_asgi(), "/ws/bench-collect/")
+    connected, _code = await communicator.connect()
+    assert connected
+    answer = await communicator.receive_json_from()
+    assert answer["collected"] >= 0 and answer["ms"] >= 0
+    assert (await communicator.receive_output())["type"] == "websocket.close"
 
 
 class _ClosedByServer:
