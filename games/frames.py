@@ -7,6 +7,7 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,7 +23,7 @@ from .regions import RENDERS, Region, remember, render_changed, render_plain
 from .snapshots import TableSnapshot, load_snapshot
 
 #: Game name -> presenter module (``board_context(view, seats, viewer, selected, shared)``,
-#: ``describe(action)``).
+#: ``describe(action)``; ``shared(key, build)`` makes ``build()`` once for every viewer of a read).
 PRESENTERS = {"belote": belote_presenter, "grabush": grabush_presenter}
 
 
@@ -118,18 +119,20 @@ def table_context(
     """
     if snapshot is None:
         snapshot = load_snapshot(table.pk)
-    shared = snapshot.derive(("context", get_language()), dict)
-    if "common" not in shared:
-        shared["common"] = _common_context(snapshot)
-    context = dict(shared["common"])
-    context[RENDERS] = shared.setdefault("renders", {})  # regions rendered from this read
+    language = get_language()
+
+    def shared(key: Any, build: Callable[[], Any]) -> Any:
+        """``build()`` made once per read and language, for every connection rendering it."""
+        return snapshot.derive((language, key), build)
+
+    context = dict(shared("common", lambda: _common_context(snapshot)))
+    context[RENDERS] = shared("renders", dict)  # regions rendered from this read
     table, match = snapshot.table, snapshot.match
     me = next((seat.index for seat in snapshot.seats if seat.user_id == user.pk), None)
     if me is not None:
         context["seats"] = [
             dict(row, is_me=True) if row["index"] == me else row for row in context["seats"]
         ]
-    seats = context["seats"]
     context.update(
         me=me,
         is_owner=table.owner_id == user.pk,
@@ -142,12 +145,14 @@ def table_context(
         and table.owner_id == user.pk,
     )
     if match is not None:
-        viewer = next((p.seat for p in snapshot.players if p.user_id == user.pk), None)
-        context["i_am_covered"] = viewer is not None and seats[viewer]["covered"]
+        player = next((p for p in snapshot.players if p.user_id == user.pk), None)
+        viewer = player.seat if player is not None else None
+        context["i_am_covered"] = player is not None and player.covered
         view = get_game(table.game).engine.view(snapshot.state, viewer)
         context["view"] = view
         context["viewer"] = viewer
-        board = PRESENTERS[table.game].board_context(view, seats, viewer, selected, shared)
+        presenter = PRESENTERS[table.game]
+        board = presenter.board_context(view, context["seats"], viewer, selected, shared)
         context.update(board)
     return context
 

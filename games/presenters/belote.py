@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from ..regions import Region
 from ..templatetags.cards import call_name, card_name
+from . import Shared, build_now
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -125,27 +126,24 @@ def board_context(
     seats: list[dict[str, Any]],
     me: int | None,
     selected: str = "",
-    shared: dict[Any, Any] | None = None,
+    shared: Shared = build_now,
 ) -> dict[str, Any]:
     """Context for ``games/belote/board.html``.
 
-    ``shared`` is kept for every viewer of this state in the active language: what reads the
-    same for all of them (the felt, the calls) or for a team (the score sheet) is built into it
-    once.
+    ``shared(key, build)`` returns ``build()`` made once for every viewer of this state: what
+    reads the same for all of them (the felt, the calls) or for a team (the score sheet).
     """
-    shared = {} if shared is None else shared
-    if "belote" not in shared:
-        shared["belote"] = _public_context(view, seats)
-    public = shared["belote"]
+    public = shared("belote", lambda: _public_context(view, seats))
     us = (me if me is not None else 0) % 2
-    team_key = ("belote", us, me is None)
-    if team_key not in shared:
-        shared[team_key] = _team_context(view, us, me is None, public["names"])
+    spectator = me is None
+    team = shared(
+        ("belote", us, spectator), lambda: _team_context(view, us, spectator, public["names"])
+    )
     legal = view["legal"]
     playable = set(legal) if view["phase"] == "play" else set()
     return {
         **public,
-        **shared[team_key],
+        **team,
         "calls": [action for action in legal if view["phase"] == "auction"],
         "hand": [{"card": card, "playable": card in playable} for card in view["hand"]],
         "my_turn": me is not None and view["to_act"] == me,

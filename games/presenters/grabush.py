@@ -8,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from ..regions import Region
 from ..templatetags.cards import card_name, rank_text
+from . import Shared, build_now
 
 #: The board is one region, sent with every frame (most Grabush moves change most of it).
 REGIONS = (Region("games/grabush/board.html"),)
@@ -85,7 +86,7 @@ def board_context(
     seats: list[dict[str, Any]],
     me: int | None,
     selected: str = "",
-    shared: dict[Any, Any] | None = None,
+    shared: Shared = build_now,
 ) -> dict[str, Any]:
     """Context for ``games/grabush/board.html``; ``selected`` is the source this connection
     picked (the first step of a play), if it is still playable. (``shared``, what viewers of
