@@ -205,6 +205,11 @@ def cpu_seconds(pids: list[int]) -> float | None:
     return _summed(pids, _cpu_seconds)
 
 
+def browser_headers(url: str) -> dict[str, str]:
+    """The ``Origin`` a browser on the site's own page sends with a socket to ``url``."""
+    return {"Origin": "http://" + urlsplit(url).netloc}
+
+
 async def collect_garbage(bases: list[str]) -> float | None:
     """Have each server run a full garbage collection (``/ws/bench-collect/``); the longest
     pause in milliseconds, or None if a server did not answer."""
@@ -213,11 +218,9 @@ async def collect_garbage(bases: list[str]) -> float | None:
 
     pauses = []
     for base in bases:
-        origin = "http://" + urlsplit(base).netloc
+        url = base + "/ws/bench-collect/"
         try:
-            async with connect(
-                base + "/ws/bench-collect/", additional_headers={"Origin": origin}
-            ) as socket:
+            async with connect(url, additional_headers=browser_headers(url)) as socket:
                 pauses.append(json.loads(await asyncio.wait_for(socket.recv(), 60))["ms"])
         except (OSError, TimeoutError, ValueError, KeyError, WebSocketException):
             return None
@@ -411,8 +414,7 @@ async def open_table(
     from websockets.asyncio.client import connect
 
     for index, (url, cookie) in enumerate(zip(urls, cookies, strict=True)):
-        origin = "http://" + urlsplit(url).netloc
-        headers = {"Origin": origin}
+        headers = browser_headers(url)
         if cookie:
             headers["Cookie"] = cookie
         async with gate:
