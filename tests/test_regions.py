@@ -14,17 +14,15 @@ from html.parser import HTMLParser
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.template.loader import get_template
 from django.utils import translation
 
-from games import frames, play, snapshots, tables
+from games import frames, play, snapshots
 from games.engines import belote
 from games.models import Match, Table
 from games.presenters import belote as belote_presenter
 from games.regions import Region, lookup, restricted
 
-OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
 VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
 
@@ -82,17 +80,11 @@ def by_id(page: str) -> dict[str, str]:
     return {ident: " ".join(page[a:b].split()) for ident, (a, b) in elements.spans.items()}
 
 
-def _players() -> list:
-    User = get_user_model()
-    return [User.objects.create_user(f"reg{i}", password="pw-123456789") for i in range(5)]
-
-
-def _started_table(users) -> Table:
-    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
-    for index, user in enumerate(users[:4]):
-        tables.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
-    return table
+@pytest.fixture
+def watched(started, make_user):
+    """The started Belote table, its four players and a fifth user watching: (table, users)."""
+    table, players = started
+    return table, [*players, make_user("watcher")]
 
 
 def _play_random(table: Table, users, rng: random.Random) -> None:
@@ -111,9 +103,8 @@ def _play_random(table: Table, users, rng: random.Random) -> None:
 
 
 @pytest.mark.django_db
-def test_every_belote_region_renders_from_its_declared_inputs_alone():
-    users = _players()
-    table = _started_table(users)
+def test_every_belote_region_renders_from_its_declared_inputs_alone(watched):
+    table, users = watched
     rng = random.Random(7)
     regions = (*belote_presenter.REGIONS, frames.STATUS, frames.SEATS, frames.ANNOUNCER)
     checked = 0
@@ -134,12 +125,11 @@ def test_every_belote_region_renders_from_its_declared_inputs_alone():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("language", ["en", "bg", "ru"])
-def test_regions_write_numbers_as_a_localized_render_would(language):
+def test_regions_write_numbers_as_a_localized_render_would(language, watched):
     """Regions render without localizing numbers (``regions.render_plain``): in every language
     the site offers, that is the same HTML as Django's usual render."""
     assert not settings.USE_THOUSAND_SEPARATOR  # else whole numbers would be grouped
-    users = _players()
-    table = _started_table(users)
+    table, users = watched
     rng = random.Random(5)
     regions = (*belote_presenter.REGIONS, frames.STATUS, frames.SEATS, frames.ANNOUNCER)
     with translation.override(language):
@@ -152,9 +142,8 @@ def test_regions_write_numbers_as_a_localized_render_would(language):
 
 
 @pytest.mark.django_db
-def test_incremental_frames_keep_every_page_equal_to_a_whole_render():
-    users = _players()
-    table = _started_table(users)
+def test_incremental_frames_keep_every_page_equal_to_a_whole_render(watched):
+    table, users = watched
     rng = random.Random(11)
     shown = [{} for _ in users]
     pages = [
@@ -184,9 +173,8 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render():
 
 
 @pytest.mark.django_db
-def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch):
-    users = _players()
-    table = _started_table(users)
+def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch, watched):
+    table, users = watched
     shown = [{} for _ in range(4)]
     for user, s in zip(users[:4], shown, strict=True):
         frames.render_frame(table, user, full=True, shown=s)
