@@ -76,6 +76,13 @@ async def test_a_table_whose_socket_the_server_closed_stops_and_the_run_goes_on(
     assert table.pending is None
 
 
+def test_the_benchmark_server_does_not_cover_the_players_of_finished_steps():
+    """Each step's players leave together; covering them must not load the next step."""
+    env = loadtest.server_env("sqlite:///bench.sqlite3")
+    assert float(env["AWAY_GRACE_SECONDS"]) >= 24 * 3600
+    assert env["LOADTEST_FLOOR"] == "1"
+
+
 def test_percentiles_are_in_milliseconds_by_nearest_rank():
     values = [i / 1000 for i in range(1, 101)]
     assert loadtest.percentile(values, 0.5) == 50.0
