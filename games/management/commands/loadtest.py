@@ -41,6 +41,9 @@ class Command(BaseCommand):
         parser.add_argument("--server-pid", type=int, help="with --url: the server's pid (RSS)")
         parser.add_argument("--no-floor", action="store_true", help="skip the fan-out floor")
         parser.add_argument(
+            "--no-real", action="store_true", help="run only the floor (find its own knee)"
+        )
+        parser.add_argument(
             "--servers",
             type=int,
             default=1,
@@ -64,6 +67,8 @@ class Command(BaseCommand):
             raise CommandError("--servers must be between 1 and 16, and cannot go with --url")
         if not 0 < options["duration"] <= 600 or not 0.05 <= options["pace"] <= 60:
             raise CommandError("--duration must be in (0, 600] and --pace in [0.05, 60]")
+        if options["no_floor"] and options["no_real"]:
+            raise CommandError("--no-floor and --no-real leave nothing to measure")
         database, layer = loadtest.describe_setup()
         if options["servers"] > 1 and (database == "sqlite3" or layer != "RedisChannelLayer"):
             raise CommandError("several --servers need DATABASE_URL=postgres://… and REDIS_URL")
@@ -75,6 +80,7 @@ class Command(BaseCommand):
             url=options["url"],
             server_pid=options["server_pid"],
             floor=not options["no_floor"],
+            real=not options["no_real"],
             servers=options["servers"],
             seed=options["seed"],
             say=lambda text: self.stderr.write(text),
