@@ -4,8 +4,10 @@ After a move, every connection to the table renders its frame (synchronous Djang
 and templates), each through ``database_sync_to_async``: one thread hop per connection, each
 with its own thread wake-up and futures. :func:`run_batched` queues the call instead; the calls
 queued while the loop was busy go to the database thread together, in the order they were
-queued, and each caller gets its own result or exception back. A caller still awaits its own
-result before it handles its next message, so each connection's frames keep their order.
+queued, and each caller gets its own result or exception back. The calls run in the context of
+the batch, not of each caller: a call sets up what it needs, such as its language, itself. A
+caller still awaits its own result before it handles its next message, so each connection's
+frames keep their order.
 (``manage.py loadtest``, 400 tables: 3.6 → 3.5 ms of CPU per move, p99 110 → 28 ms.)
 """
 

@@ -92,10 +92,12 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """
 
     user_group_name = ""
+    language = ""
 
     async def __call__(self, scope, receive, send) -> None:
         # The connection's task (and the threads it calls into) keep this language.
-        with translation.override(socket_language(scope)):
+        self.language = socket_language(scope)
+        with translation.override(self.language):
             await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
@@ -209,15 +211,18 @@ class TableConsumer(AuthenticatedConsumer):
         if seen == self.seen and not (flash or full or force):
             return None
         self.seen = seen
-        return render_frame(
-            snapshot.table,
-            self.user,
-            flash=flash,
-            full=full,
-            selected=self.selected,
-            snapshot=snapshot,
-            shown=self.shown,
-        )
+        # Rendered in a batch with other connections' frames (games.batching): in this
+        # connection's own language, whichever connection's context the batch runs in.
+        with translation.override(self.language):
+            return render_frame(
+                snapshot.table,
+                self.user,
+                flash=flash,
+                full=full,
+                selected=self.selected,
+                snapshot=snapshot,
+                shown=self.shown,
+            )
 
     async def send_frame(
         self,

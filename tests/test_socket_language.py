@@ -54,3 +54,44 @@ async def test_table_frames_render_in_the_language_of_the_socket(make_user, monk
     assert 'id="table-status"' in await communicator.receive_from(timeout=5)
     await communicator.disconnect()
     assert languages and set(languages) == {"bg"}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_sockets_of_one_table_in_two_languages_each_get_their_own(make_user, monkeypatch):
+    """The frames of one change are rendered together (``games.batching``), each in the
+    language of the socket it is for."""
+    users = [await sync_to_async(make_user)(name) for name in ("boyana", "rusalka")]
+    table = await sync_to_async(tables.create_table)(users[0], "belote", {}, is_private=False)
+    rendered = []
+    render = consumers.render_frame
+
+    def recording(table, user, **kwargs):
+        rendered.append((user.get_username(), translation.get_language()))
+        return render(table, user, **kwargs)
+
+    monkeypatch.setattr(consumers, "render_frame", recording)
+    communicators = []
+    for user, language in zip(users, (b"bg", b"ru"), strict=True):
+        cookie = await sync_to_async(session_cookie)(user)
+        headers = [(b"origin", b"http://localhost"), (b"cookie", cookie)]
+        communicator = WebsocketCommunicator(
+            application,
+            f"/ws/table/{table.code}/",
+            headers=[*headers, (b"accept-language", language)],
+        )
+        assert (await communicator.connect())[0]
+        communicators.append(communicator)
+        await communicator.receive_from(timeout=5)
+    for communicator in communicators:  # the second one's arrival changes the presence dots
+        while await communicator.receive_nothing(timeout=0.3) is False:
+            await communicator.receive_from(timeout=5)
+    rendered.clear()
+    await communicators[0].send_json_to({"op": "sit", "seat": "0"})
+    for communicator in communicators:
+        assert 'id="seats"' in await communicator.receive_from(timeout=5)
+    for communicator in communicators:
+        await communicator.disconnect()
+    assert {name for name, _ in rendered} == {"boyana", "rusalka"}
+    assert set(rendered) == {("boyana", "bg"), ("rusalka", "ru")}
