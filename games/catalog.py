@@ -6,6 +6,7 @@ an entry here and a ``templates/games/<name>/`` folder; nothing else changes.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -26,7 +27,7 @@ class GameSpec:
     name: str
     options_form: type[forms.Form]
 
-    @property
+    @functools.cached_property
     def engine(self) -> ModuleType:
         return get_engine(self.name)
 

@@ -126,26 +126,28 @@ def table_context(
         return snapshot.derive((language, key), build)
 
     context = dict(shared("common", lambda: _common_context(snapshot)))
+    context["LANGUAGE_CODE"] = language  # the active language, for renders kept per language
     context[RENDERS] = shared("renders", dict)  # regions rendered from this read
     table, match = snapshot.table, snapshot.match
-    me = next((seat.index for seat in snapshot.seats if seat.user_id == user.pk), None)
+    user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
+    me = next((seat.index for seat in snapshot.seats if seat.user_id == user_id), None)
     if me is not None:
         context["seats"] = [
             dict(row, is_me=True) if row["index"] == me else row for row in context["seats"]
         ]
     context.update(
         me=me,
-        is_owner=table.owner_id == user.pk,
+        is_owner=table.owner_id == user_id,
         seated=me is not None,
         i_voted_rematch=me is not None and me in table.rematch_votes,
         # Only the creator of an open, full table may start it (a value of its own so that
         # the status reads the same for the creator and the others once the match runs).
         can_start=table.status == Table.Status.OPEN
         and context["all_seated"]
-        and table.owner_id == user.pk,
+        and table.owner_id == user_id,
     )
     if match is not None:
-        player = next((p for p in snapshot.players if p.user_id == user.pk), None)
+        player = next((p for p in snapshot.players if p.user_id == user_id), None)
         viewer = player.seat if player is not None else None
         context["i_am_covered"] = player is not None and player.covered
         view = get_game(table.game).engine.view(snapshot.state, viewer)
@@ -182,13 +184,14 @@ STATUS = Region(
         "match",
         "i_voted_rematch",
     ),
+    recurring=True,
 )
 SEATS = Region(
     "games/partials/seats.html",
     uses=("seats", "table.status", "table.game", "is_owner", "bot_levels"),
 )
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
-FLASH = Region("games/partials/flash.html", uses=("flash",))
+FLASH = Region("games/partials/flash.html", uses=("flash",), recurring=True)
 #: Key under which a connection's ``shown`` remembers which match its board shows.
 BOARD_MATCH = "board:match"
 

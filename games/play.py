@@ -181,13 +181,12 @@ def _save(
 
 def _compare_and_set(match: Match, fields: dict[str, Any]) -> bool:
     """Write ``fields`` to the match's row if it is still at ``match.version`` and running."""
+    db = transaction.get_connection()  # the connection itself: each read of the proxy is a lookup
     columns = [Match._meta.get_field(name) for name in fields]
-    values = [
-        f.get_db_prep_save(v, connection) for f, v in zip(columns, fields.values(), strict=True)
-    ]
-    with connection.cursor() as cursor:
+    values = [f.get_db_prep_save(v, db) for f, v in zip(columns, fields.values(), strict=True)]
+    with db.cursor() as cursor:
         cursor.execute(
-            _update_sql(connection.vendor, tuple(f.column for f in columns)),
+            _update_sql(db.vendor, tuple(f.column for f in columns)),
             [*values, match.pk, match.version, Match.Status.RUNNING],
         )
         return cursor.rowcount == 1
@@ -208,11 +207,10 @@ def _update_sql(vendor: str, columns: tuple[str, ...]) -> str:
 
 def _log(match_id: int, seq: int, seat: int, action: str, user_id: int | None) -> None:
     """Append an accepted action to the match's move log."""
-    created = Move._meta.get_field("created_at").get_db_prep_save(timezone.now(), connection)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _insert_sql(connection.vendor), [match_id, seq, seat, action, user_id, created]
-        )
+    db = transaction.get_connection()
+    created = Move._meta.get_field("created_at").get_db_prep_save(timezone.now(), db)
+    with db.cursor() as cursor:
+        cursor.execute(_insert_sql(db.vendor), [match_id, seq, seat, action, user_id, created])
 
 
 @functools.cache

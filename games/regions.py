@@ -19,11 +19,14 @@ they render from one read of the table, and a region whose key is the same for s
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 from django.template import Context
 from django.template.loader import get_template
+from django.utils.translation import get_language
 
 #: A key that never equals a previous one: the region is rendered for every frame.
 ALWAYS = object()
@@ -37,16 +40,25 @@ class Region:
     #: The context values the template reads: names, dotted for an item of a dict or an
     #: attribute ("view.phase", "table.status"). Empty: render it for every frame.
     uses: tuple[str, ...] = ()
+    #: The inputs are a few plain (hashable) values that recur from move to move and table to
+    #: table ("Your turn", version 12, no notice): the HTML is kept for the whole process.
+    recurring: bool = False
 
     def key(self, context: dict[str, Any]) -> Any:
         """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
         if not self.uses:
             return ALWAYS
-        return tuple(_follow(context, path) for path in self._paths)
+        # Every connection computes every region's key for every change: a plain loop, with
+        # names that are not dotted read straight from the context.
+        get = context.get
+        return tuple(
+            [get(path) if type(path) is str else _follow(context, path) for path in self._paths]
+        )
 
     @functools.cached_property
-    def _paths(self) -> tuple[tuple[str, ...], ...]:
-        return tuple(tuple(name.split(".")) for name in self.uses)
+    def _paths(self) -> tuple[str | tuple[str, ...], ...]:
+        """Each name of ``uses``: as it is, or split at its dots."""
+        return tuple(tuple(name.split(".")) if "." in name else name for name in self.uses)
 
     def render(self, context: dict[str, Any]) -> str:
         return render_plain(self.template, context)
@@ -105,6 +117,8 @@ def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
     renders = context.get(RENDERS)
     if key is ALWAYS or renders is None:
         return region.render(context)
+    if region.recurring:
+        return render_recurring(region.template, context, key, context.get("LANGUAGE_CODE"))
     made = renders.setdefault(region.template, [])
     for seen, html in made:
         if seen == key:
@@ -112,6 +126,39 @@ def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
     html = region.render(context)
     made.append((key, html))
     return html
+
+
+#: Renders of recurring parts by (template, language, key), most recently used last.
+_recurring: OrderedDict[tuple[str, str | None, Any], str] = OrderedDict()
+_recurring_lock = threading.Lock()
+RECURRING_RENDERS = 8192
+
+
+def render_recurring(
+    template_name: str, context: Any, key: Any, language: str | None = None
+) -> str:
+    """``template_name`` rendered in ``context``, whose inputs are the hashable ``key``: the
+    HTML is kept for the process (bounded), for every later render of an equal key in the
+    active language (``language``, when the caller knows it: asking costs more than the
+    lookup). For parts that recur from frame to frame and table to table."""
+    cache_key = (template_name, language or get_language(), key)
+    with _recurring_lock:
+        html = _recurring.get(cache_key)
+        if html is not None:
+            _recurring.move_to_end(cache_key)
+            return html
+    html = render_plain(template_name, context)
+    with _recurring_lock:
+        _recurring[cache_key] = html
+        while len(_recurring) > RECURRING_RENDERS:
+            _recurring.popitem(last=False)
+    return html
+
+
+def forget_recurring() -> None:
+    """Drop the kept renders of recurring parts (tests: ids repeat between them)."""
+    with _recurring_lock:
+        _recurring.clear()
 
 
 def render_changed(

@@ -9,7 +9,7 @@ from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 from django.db import connections
 
-from games import autoplay, play, presence, snapshots, tables
+from games import autoplay, play, presence, regions, snapshots, tables
 
 
 @pytest.fixture(autouse=True)
@@ -49,10 +49,12 @@ def started(db):
 @pytest.fixture(autouse=True)
 def fresh_snapshots():
     """Table ids repeat between tests (each test's rows are rolled back): forget the reads of
-    tables that this process keeps between change events."""
+    tables that this process keeps between change events, and the renders it keeps."""
     snapshots.forget()
+    regions.forget_recurring()
     yield
     snapshots.forget()
+    regions.forget_recurring()
 
 
 @pytest_asyncio.fixture

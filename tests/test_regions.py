@@ -17,11 +17,12 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.utils import translation
 
-from games import frames, play, snapshots
+from games import frames, play, regions, snapshots
 from games.engines import belote
 from games.models import Match, Table
 from games.presenters import belote as belote_presenter
-from games.regions import Region, lookup, restricted
+from games.regions import lookup, restricted
+from games.templatetags.felt import _felt_player_in as felt_players
 
 VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 
@@ -176,17 +177,19 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render(watched):
 def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch, watched):
     table, users = watched
     shown = [{} for _ in range(4)]
+    felt_players.cache_clear()
     for user, s in zip(users[:4], shown, strict=True):
         frames.render_frame(table, user, full=True, shown=s)
     _play_random(table, users, random.Random(3))  # the first bid: the auction panel changes
     rendered = Counter()
-    render = Region.render
+    render = regions.render_plain
 
-    def counted(region, context):
-        rendered[region.template] += 1
-        return render(region, context)
+    def counted(template_name, context):
+        rendered[template_name] += 1
+        return render(template_name, context)
 
-    monkeypatch.setattr(Region, "render", counted)
+    monkeypatch.setattr(regions, "render_plain", counted)
+    misses = felt_players.cache_info().misses
     read = snapshots.load_snapshot(table.pk)  # the change's one read, as the consumers share it
     sent = [
         frames.render_frame(table, u, shown=s, snapshot=read)
@@ -196,15 +199,24 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch, 
     assert not any('id="board-sheet"' in frame for frame in sent)  # no deal has ended
     # "Your turn" for one player, "Waiting for …" once for the other three.
     assert rendered["games/partials/status.html"] == 2
-    # The calls so far are the same for every viewer.
+    # The calls so far and the felt are the same for every viewer.
     assert rendered["games/belote/board_history.html"] == 1
+    assert rendered["games/belote/felt.html"] == 1
+    # Around it, only the bidder (a call, no longer to act) and the next player changed.
+    assert felt_players.cache_info().misses - misses == 2
     # In another language the renders are not reused.
     with translation.override("bg"):
         frames.render_frame(table, users[0], full=True, snapshot=read)
     assert rendered["games/partials/status.html"] == 3
-    # Nor are they from one read to the next.
-    frames.render_frame(table, users[1], full=True)
-    assert rendered["games/partials/status.html"] == 4
+    # From the next read, a region is rendered again, unless it is a recurring one (the
+    # status) whose inputs read the same: its HTML is kept for the process.
+    again = {k: v for k, v in shown[1].items() if not k.endswith(("status.html", "history.html"))}
+    frame = frames.render_frame(
+        table, users[1], shown=again, snapshot=snapshots.load_snapshot(table.pk)
+    )
+    assert 'id="table-status"' in frame and 'id="board-history"' in frame
+    assert rendered["games/belote/board_history.html"] == 2
+    assert rendered["games/partials/status.html"] == 3
 
 
 def test_lookup_reads_dict_items_and_attributes():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
@@ -29,7 +29,7 @@ REGIONS = (
         ),
     ),
     Region("games/belote/felt.html", uses=("players", "trick", "resting")),
-    Region("games/partials/play_version.html", uses=("version",)),
+    Region("games/partials/play_version.html", uses=("version",), recurring=True),
     Region("games/belote/my_area.html", uses=("viewer", "view.phase", "calls", "hand")),
     Region(
         "games/belote/board_history.html",
@@ -49,6 +49,19 @@ REGIONS = (
         ),
     ),
 )
+
+
+class FeltPlayer(NamedTuple):
+    """A player's place at the felt, as every viewer sees it (hashable: its HTML is kept while
+    it reads the same, see ``games/belote/felt_player.html``)."""
+
+    index: int
+    name: str
+    hand_size: int
+    call: str | None
+    announced: tuple[str, ...]
+    is_dealer: bool
+    is_active: bool
 
 
 def describe(action: str) -> str:
@@ -166,15 +179,15 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
     for seat in seats:
         index = seat["index"]
         players.append(
-            {
-                "index": index,
-                "name": seat["name"],
-                "hand_size": view["hand_sizes"][index],
-                "call": last_calls.get(index) if view["phase"] == "auction" else None,
-                "announced": bubbles[index],
-                "is_dealer": view["dealer"] == index,
-                "is_active": view["to_act"] == index,
-            }
+            FeltPlayer(
+                index=index,
+                name=seat["name"],
+                hand_size=view["hand_sizes"][index],
+                call=last_calls.get(index) if view["phase"] == "auction" else None,
+                announced=tuple(bubbles[index]),
+                is_dealer=view["dealer"] == index,
+                is_active=view["to_act"] == index,
+            )
         )
     trick = [{"seat": seat, "card": card} for seat, card in view["trick"]]
     last_trick = view["last_trick"]

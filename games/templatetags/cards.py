@@ -6,7 +6,7 @@ import functools
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
@@ -102,6 +102,25 @@ def hand_card(code: str, playable: bool) -> SafeString:
     return _hand_card_in(get_language(), code, bool(playable))
 
 
+@register.simple_tag
+def hand_group(hand: list[dict]) -> SafeString:
+    """The player's hand (``{"card", "playable"}`` items), a :func:`hand_card` each, in its
+    labelled group: one tag, as a loop over eight cards and a translated label in the
+    template cost more than the cards themselves (it is sent after most moves)."""
+    language = get_language()
+    cards = "".join(_hand_card_in(language, h["card"], bool(h["playable"])) for h in hand)
+    return format_html(
+        '<div class="hand" role="group" aria-label="{}">{}</div>',
+        _group_labels_in(language)["hand"],
+        mark_safe(cards),
+    )
+
+
+@functools.cache
+def _group_labels_in(language: str | None) -> dict[str, str]:
+    return {"hand": _("Your hand"), "calls": _("Your call")}
+
+
 @functools.cache
 def _hand_card_in(language: str | None, code: str, playable: bool) -> SafeString:
     face = format_html(
@@ -168,6 +187,35 @@ def _call_name_in(language: str | None, call: str) -> str:
 def call_symbol(call: str) -> str:
     """A short label for a call: the suit symbol for suits, else the name."""
     return SUIT_SYMBOLS.get(call, "") or call_name(call)
+
+
+@register.simple_tag
+def call_panel(calls: list[str]) -> SafeString:
+    """The auction panel: a button for each call the player may make (none: no panel)."""
+    if not calls:
+        return mark_safe("")
+    language = get_language()
+    return format_html(
+        '<div class="auction-panel" role="group" aria-label="{}">{}</div>',
+        _group_labels_in(language)["calls"],
+        mark_safe("".join(_call_button_in(language, call) for call in calls)),
+    )
+
+
+@functools.cache
+def _call_button_in(language: str | None, call: str) -> SafeString:
+    if call in ("pass", "contra", "recontra"):
+        label = call_name(call)
+    else:
+        label = _("Bid %(c)s") % {"c": call_name(call)}
+    return format_html(
+        '<button type="button" class="button call-button call-{}" ws-send name="action" '
+        'value="{}" aria-label="{}">{}</button>',
+        call,
+        call,
+        label,
+        call_symbol(call),
+    )
 
 
 @register.filter
