@@ -8,6 +8,7 @@ Server frames are HTML whose top-level elements replace the elements with the sa
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from typing import Any
@@ -213,16 +214,20 @@ class TableConsumer(AuthenticatedConsumer):
         self.seen = seen
         # Rendered in a batch with other connections' frames (games.batching): in this
         # connection's own language, whichever connection's context the batch runs in.
+        render = functools.partial(
+            render_frame,
+            snapshot.table,
+            self.user,
+            flash=flash,
+            full=full,
+            selected=self.selected,
+            snapshot=snapshot,
+            shown=self.shown,
+        )
+        if translation.get_language() == self.language:
+            return render()
         with translation.override(self.language):
-            return render_frame(
-                snapshot.table,
-                self.user,
-                flash=flash,
-                full=full,
-                selected=self.selected,
-                snapshot=snapshot,
-                shown=self.shown,
-            )
+            return render()
 
     async def send_frame(
         self,

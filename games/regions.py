@@ -135,7 +135,7 @@ RECURRING_RENDERS = 8192
 
 
 def render_recurring(
-    template_name: str, context: Any, key: Any, language: str | None = None
+    template_name: str, context: dict[str, Any], key: Any, language: str | None = None
 ) -> str:
     """``template_name`` rendered in ``context``, whose inputs are the hashable ``key``: the
     HTML is kept for the process (bounded), for every later render of an equal key in the

@@ -221,14 +221,18 @@ def _call_button_in(language: str | None, call: str) -> SafeString:
 @register.filter
 def declaration_name(kind: str) -> str:
     """``"quarte"`` → "Quarte" (translated)."""
-    names = {
+    return _declaration_names_in(get_language()).get(kind, kind)
+
+
+@functools.cache
+def _declaration_names_in(language: str | None) -> dict[str, str]:
+    return {
         "tierce": _("Tierce"),
         "quarte": _("Quarte"),
         "quinte": _("Quinte"),
         "carre": _("Carré"),
         "belot": _("Belot"),
     }
-    return names.get(kind, kind)
 
 
 @register.filter

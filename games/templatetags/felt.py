@@ -9,9 +9,10 @@ the frame around it (``manage.py loadtest``).
 from __future__ import annotations
 
 import functools
+from html import escape
 
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -31,24 +32,27 @@ def felt_players(players: list[FeltPlayer]) -> SafeString:
 
 @functools.lru_cache(maxsize=8192)
 def _felt_player_in(language: str | None, p: FeltPlayer) -> SafeString:
-    dealer = (
-        format_html('<span class="chip" title="{}">{}</span>', _("Dealer"), _("dealer"))
-        if p.is_dealer
-        else ""
-    )
-    turn = format_html('<span class="turn-label">{}</span>', _("to play")) if p.is_active else ""
+    words = _words_in(language)
+    dealer = words["dealer_chip"] if p.is_dealer else ""
+    turn = words["turn_label"] if p.is_active else ""
     bubbles = [call_name(p.call)] if p.call else []
     bubbles += [declaration_name(kind) for kind in p.announced]
-    return format_html(
-        '<div class="player at-{}{}"><span class="player-name">{}'
-        '<span class="you-label"> ({})</span></span>{}{}'
-        '<span class="hand-count">{}</span>{}</div>',
-        p.index,
-        " active" if p.is_active else "",
-        p.name,
-        _("you"),
-        dealer,
-        turn,
-        card_count(p.hand_size),
-        format_html_join("", '<span class="bubble">{}</span>', ((b,) for b in bubbles)),
+    return mark_safe(
+        f'<div class="player at-{p.index}{" active" if p.is_active else ""}">'
+        f'<span class="player-name">{escape(p.name)}{words["you_label"]}</span>{dealer}{turn}'
+        f'<span class="hand-count">{escape(card_count(p.hand_size))}</span>'
+        + "".join(f'<span class="bubble">{escape(bubble)}</span>' for bubble in bubbles)
+        + "</div>"
     )
+
+
+@functools.cache
+def _words_in(language: str | None) -> dict[str, str]:
+    """The fixed parts of a place, translated once per language (the active one)."""
+    return {
+        "dealer_chip": format_html(
+            '<span class="chip" title="{}">{}</span>', _("Dealer"), _("dealer")
+        ),
+        "turn_label": format_html('<span class="turn-label">{}</span>', _("to play")),
+        "you_label": format_html('<span class="you-label"> ({})</span>', _("you")),
+    }

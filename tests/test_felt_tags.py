@@ -1,0 +1,52 @@
+"""The Python-built parts of the Belote board read as the templates they replaced did."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from games.presenters.belote import FeltPlayer
+from games.templatetags import cards, felt
+
+
+def test_a_place_at_the_felt_shows_the_player_escaped_with_turn_dealer_and_bubbles():
+    player = FeltPlayer(
+        index=2,
+        name="<b>Ivan</b>",
+        hand_size=1,
+        call="NT",
+        announced=("tierce", "belot"),
+        is_dealer=True,
+        is_active=True,
+    )
+    html = felt.felt_players([player])
+    assert html.startswith('<div class="player at-2 active">')
+    assert "&lt;b&gt;Ivan&lt;/b&gt;" in html and "<b>" not in html
+    assert '<span class="chip" title="Dealer">dealer</span>' in html
+    assert '<span class="turn-label">to play</span>' in html
+    assert '<span class="hand-count">1 card</span>' in html
+    bubbles = ["No trumps", "Tierce", "Belot"]
+    assert html.count('<span class="bubble">') == 3 and all(b in html for b in bubbles)
+    quiet = felt.felt_players([player._replace(is_dealer=False, is_active=False, call=None)])
+    assert "chip" not in quiet and "turn-label" not in quiet and "No trumps" not in quiet
+    assert quiet.startswith('<div class="player at-2">')
+
+
+def test_the_hand_and_the_calls_are_labelled_groups_of_buttons():
+    hand = cards.hand_group([{"card": "JH", "playable": True}, {"card": "7C", "playable": False}])
+    assert hand.startswith('<div class="hand" role="group" aria-label="Your hand">')
+    assert 'value="JH" aria-label="Play Jack of hearts"' in hand
+    assert hand.count("disabled") == 1
+    panel = cards.call_panel(["pass", "C", "contra"])
+    assert panel.startswith('<div class="auction-panel" role="group" aria-label="Your call">')
+    assert 'aria-label="Bid Clubs"' in panel and 'aria-label="Pass"' in panel
+    assert 'aria-label="Contra"' in panel
+    assert cards.call_panel([]) == ""
+
+
+def test_the_kept_html_is_per_language():
+    player = FeltPlayer(0, "Ana", 8, None, (), False, False)
+    english = felt.felt_players([player])
+    with translation.override("bg"):
+        assert felt._felt_player_in("bg", player) is not felt._felt_player_in("en", player)
+        assert felt.felt_players([player]) == felt._felt_player_in("bg", player)
+    assert felt.felt_players([player]) == english
