@@ -4,7 +4,11 @@ Channels' own in-memory layer sweeps every channel and every group for expired e
 ``receive`` and ``group_send``: work proportional to the number of open sockets for every
 message, which with a few hundred sockets was a tenth of the server's event loop
 (``manage.py loadtest``). This layer sweeps at most once per :attr:`sweep_interval` seconds
-instead; a message may then outlive its expiry (60 s by default) by up to that interval.
+instead; a message may then outlive its expiry (60 s by default) by up to that interval. It
+also delivers a group message to its members one after the other (Channels starts a task per
+member and waits for them with ``as_completed``, though a send never waits), builds a queue
+only for a channel that has none, and copies a message of plain values with ``dict()``
+rather than ``deepcopy`` (each receiver still gets its own copy).
 
 channels-redis gives each process a pool of Redis connections that refuses a command once
 ``max_connections`` are busy (redis-py's plain pool raises ``MaxConnectionsError``). A burst of
@@ -18,9 +22,12 @@ the bare fan-out, measured; this pool pays only when every connection is busy.)
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import copy
 import time
 from typing import Any
 
+from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer as ChannelsRedisChannelLayer
 from redis.asyncio import ConnectionPool
@@ -44,6 +51,51 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
             return
         self._last_sweep = now
         super()._clean_expired()
+
+    def _queue(self, channel: str) -> asyncio.Queue:
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
+        return queue
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)
+        assert "__asgi_channel__" not in message
+        try:
+            self._queue(channel).put_nowait((time.time() + self.expiry, _copied(message)))
+        except asyncio.QueueFull:
+            raise ChannelFull(channel) from None
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        self.require_valid_channel_name(channel)
+        self._clean_expired()
+        queue = self._queue(channel)
+        try:
+            _, message = await queue.get()
+        finally:
+            if queue.empty():
+                self.channels.pop(channel, None)
+        return message
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, ())):
+            # As in Channels' layer, a full channel misses the group message.
+            with contextlib.suppress(ChannelFull):
+                await self.send(channel, message)
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _copied(message: dict[str, Any]) -> dict[str, Any]:
+    """A receiver's own copy of ``message``, as if it had been serialized."""
+    if all(type(value) in _PLAIN for value in message.values()):
+        return dict(message)
+    return copy.deepcopy(message)
 
 
 class WaitingConnectionPool(ConnectionPool):

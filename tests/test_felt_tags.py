@@ -50,3 +50,13 @@ def test_the_kept_html_is_per_language():
         assert felt._felt_player_in("bg", player) is not felt._felt_player_in("en", player)
         assert felt.felt_players([player]) == felt._felt_player_in("bg", player)
     assert felt.felt_players([player]) == english
+
+
+def test_the_history_lists_calls_and_the_last_trick_by_name():
+    names = {0: "Ana", 1: "<Bo>", 2: "Vera"}
+    items = cards.auction_items([[0, "pass"], [1, "H"], [2, "NT"]], names)
+    assert items == "<li>Ana: Pass</li><li>&lt;Bo&gt;: Hearts</li><li>Vera: No trumps</li>"
+    line = cards.trick_line([[1, "JH"], [3, "7C"]], names)
+    assert line.startswith('&lt;Bo&gt;: <span class="playing-card red small"')
+    assert ": <span" in line.split("</span></span> ", 1)[1]  # an unknown seat: no name
+    assert line.count("playing-card") == 2

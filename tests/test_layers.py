@@ -7,6 +7,7 @@ import os
 import secrets
 
 import pytest
+from channels.exceptions import ChannelFull
 from channels_redis.core import RedisChannelLayer as ChannelsRedisChannelLayer
 from redis.exceptions import MaxConnectionsError
 
@@ -33,6 +34,29 @@ async def test_expired_messages_and_groups_are_swept_at_most_once_per_interval(m
     layer._clean_expired()
     assert "a.inmemory!x" not in layer.channels
     assert "a.inmemory!x" not in layer.groups["table.1"]
+
+
+@pytest.mark.asyncio
+async def test_a_group_message_reaches_every_member_as_its_own_copy():
+    layer = layers.InMemoryChannelLayer(capacity=1)
+    members = ["a.inmemory!x", "a.inmemory!y", "a.inmemory!z"]
+    for name in members:
+        await layer.group_add("table.1", name)
+    await layer.send("a.inmemory!z", {"type": "filler"})  # z is full (capacity 1)
+    await layer.group_send("table.1", {"type": "table.changed", "version": 3})
+    got = [await layer.receive(name) for name in members]
+    assert got[:2] == [{"type": "table.changed", "version": 3}] * 2
+    assert got[0] is not got[1]
+    assert got[2] == {"type": "filler"}  # a full channel misses the group message, no error
+    assert layer.channels == {}  # drained channels are dropped
+    nested = {"type": "chat", "lines": [{"text": "hi"}]}
+    await layer.group_send("table.1", nested)
+    first = await layer.receive("a.inmemory!x")
+    first["lines"][0]["text"] = "changed"
+    assert (await layer.receive("a.inmemory!y"))["lines"] == [{"text": "hi"}]
+    with pytest.raises(ChannelFull):
+        await layer.send("a.inmemory!z", {"type": "one"})
+        await layer.send("a.inmemory!z", {"type": "two"})
 
 
 REDIS_URL = os.environ.get("REDIS_URL", "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from html import escape
 
 from django import template
 from django.utils.html import format_html
@@ -215,6 +216,29 @@ def _call_button_in(language: str | None, call: str) -> SafeString:
         call,
         label,
         call_symbol(call),
+    )
+
+
+@register.simple_tag
+def auction_items(auction: list, names: dict[int, str]) -> SafeString:
+    """The calls made so far (``[seat, call]`` pairs), a list item each: "Ivan: Hearts"."""
+    return mark_safe(
+        "".join(
+            f"<li>{escape(names.get(seat, ''))}: {escape(call_name(call))}</li>"
+            for seat, call in auction
+        )
+    )
+
+
+@register.simple_tag
+def trick_line(cards: list, names: dict[int, str]) -> SafeString:
+    """A trick's cards (``[seat, card]`` pairs) after their players' names, small."""
+    language = get_language()
+    return mark_safe(
+        "".join(
+            f"{escape(names.get(seat, ''))}: {_card_in(language, code, 'small')} "
+            for seat, code in cards
+        )
     )
 
 
