@@ -60,3 +60,13 @@ def test_the_history_lists_calls_and_the_last_trick_by_name():
     assert line.startswith('&lt;Bo&gt;: <span class="playing-card red small"')
     assert ": <span" in line.split("</span></span> ", 1)[1]  # an unknown seat: no name
     assert line.count("playing-card") == 2
+
+
+def test_the_trick_shows_its_cards_by_seat_and_a_resting_trick_its_taker():
+    playing = felt.trick_area([{"seat": 1, "card": "JH"}], None)
+    assert playing.startswith('<div class="trick" aria-label="Current trick">')
+    assert playing.count('class="trick-card at-1"') == 1 and "trick-note" not in playing
+    cards_ = [{"seat": s, "card": c} for s, c in enumerate(["7C", "8C", "AC", "9C"])]
+    resting = felt.trick_area([], {"cards": cards_, "winner_name": "<Ana>"})
+    assert resting.count("resting") == 4
+    assert '<p class="trick-note">&lt;Ana&gt; took the trick</p>' in resting

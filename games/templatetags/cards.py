@@ -80,11 +80,12 @@ def suit_colour(code: str) -> str:
 @register.simple_tag
 def card(code: str, extra_class: str = "") -> SafeString:
     """A face-up card that is not a button (trick, table piles, score sheet)."""
-    return _card_in(get_language(), code, extra_class)
+    return card_html_in(get_language(), code, extra_class)
 
 
 @functools.cache
-def _card_in(language: str | None, code: str, extra_class: str) -> SafeString:
+def card_html_in(language: str | None, code: str, extra_class: str) -> SafeString:
+    """The HTML of :func:`card` in ``language`` (the active one), kept per card."""
     return format_html(
         '<span class="playing-card {} {}" role="img" aria-label="{}">'
         '<span class="rank" aria-hidden="true">{}</span>'
@@ -236,7 +237,7 @@ def trick_line(cards: list, names: dict[int, str]) -> SafeString:
     language = get_language()
     return mark_safe(
         "".join(
-            f"{escape(names.get(seat, ''))}: {_card_in(language, code, 'small')} "
+            f"{escape(names.get(seat, ''))}: {card_html_in(language, code, 'small')} "
             for seat, code in cards
         )
     )

@@ -1,4 +1,4 @@
-"""``{% felt_players players %}``: the players' places around the Belote felt.
+"""``{% felt_players players %}`` and ``{% trick_area trick resting %}``: the Belote felt.
 
 Built in Python and kept per language and player, like the cards of ``cards``: a table's felt
 changes with every move, but of its four players only the one who moved and the one whose
@@ -18,7 +18,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..presenters.belote import FeltPlayer
-from .cards import call_name, card_count, declaration_name
+from .cards import call_name, card_count, card_html_in, declaration_name
 
 register = template.Library()
 
@@ -28,6 +28,25 @@ def felt_players(players: list[FeltPlayer]) -> SafeString:
     """Each player's place: name, dealer chip, turn, card count, bubbles (calls, declarations)."""
     language = get_language()
     return mark_safe("".join(_felt_player_in(language, player) for player in players))
+
+
+@register.simple_tag
+def trick_area(trick: list[dict], resting: dict | None) -> SafeString:
+    """The trick being played (``{"seat", "card"}`` items), or the last one resting on the
+    felt until the next lead, with who took it."""
+    language = get_language()
+    words = _words_in(language)
+    cards = [_trick_card(language, t, "") for t in trick]
+    if resting:
+        cards += [_trick_card(language, t, " resting") for t in resting["cards"]]
+        took = _("%(name)s took the trick") % {"name": escape(resting["winner_name"])}
+        cards.append(f'<p class="trick-note">{took}</p>')
+    return mark_safe(f'<div class="trick" aria-label="{words["trick"]}">{"".join(cards)}</div>')
+
+
+def _trick_card(language: str | None, played: dict, extra_class: str) -> str:
+    card = card_html_in(language, played["card"], "")
+    return f'<div class="trick-card at-{played["seat"]}{extra_class}">{card}</div>'
 
 
 @functools.lru_cache(maxsize=8192)
@@ -55,4 +74,5 @@ def _words_in(language: str | None) -> dict[str, str]:
         ),
         "turn_label": format_html('<span class="turn-label">{}</span>', _("to play")),
         "you_label": format_html('<span class="you-label"> ({})</span>', _("you")),
+        "trick": escape(_("Current trick")),
     }
