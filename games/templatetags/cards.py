@@ -6,12 +6,20 @@ import functools
 from html import escape
 
 from django import template
+from django.template import Context
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 register = template.Library()
+
+
+def active_language(context: Context | dict) -> str | None:
+    """The active language: the context's ``LANGUAGE_CODE`` when the frame being rendered
+    set it (asking the translation machinery costs more than the rest of a card tag)."""
+    return context.get("LANGUAGE_CODE") or get_language()
+
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANK_TEXT = {"T": "10"}
@@ -77,10 +85,10 @@ def suit_colour(code: str) -> str:
     return "red" if code[-1] in "DH" else "black"
 
 
-@register.simple_tag
-def card(code: str, extra_class: str = "") -> SafeString:
+@register.simple_tag(takes_context=True)
+def card(context: Context, code: str, extra_class: str = "") -> SafeString:
     """A face-up card that is not a button (trick, table piles, score sheet)."""
-    return card_html_in(get_language(), code, extra_class)
+    return card_html_in(active_language(context), code, extra_class)
 
 
 @functools.cache
@@ -104,12 +112,12 @@ def hand_card(code: str, playable: bool) -> SafeString:
     return _hand_card_in(get_language(), code, bool(playable))
 
 
-@register.simple_tag
-def hand_group(hand: list[dict]) -> SafeString:
+@register.simple_tag(takes_context=True)
+def hand_group(context: Context, hand: list[dict]) -> SafeString:
     """The player's hand (``{"card", "playable"}`` items), a :func:`hand_card` each, in its
     labelled group: one tag, as a loop over eight cards and a translated label in the
     template cost more than the cards themselves (it is sent after most moves)."""
-    language = get_language()
+    language = active_language(context)
     cards = "".join(_hand_card_in(language, h["card"], bool(h["playable"])) for h in hand)
     return format_html(
         '<div class="hand" role="group" aria-label="{}">{}</div>',
@@ -175,9 +183,14 @@ CALL_NAMES = {
 @register.filter
 def call_name(call: str) -> str:
     """A Belote call in words: ``"H"`` → "Hearts", ``"NT"`` → "No trumps"."""
+    return call_name_in(get_language(), call)
+
+
+def call_name_in(language: str | None, call: str) -> str:
+    """:func:`call_name` in ``language`` (the active one)."""
     if call not in CALL_NAMES:
         return call
-    return _call_name_in(get_language(), call)
+    return _call_name_in(language, call)
 
 
 @functools.cache
@@ -191,12 +204,12 @@ def call_symbol(call: str) -> str:
     return SUIT_SYMBOLS.get(call, "") or call_name(call)
 
 
-@register.simple_tag
-def call_panel(calls: list[str]) -> SafeString:
+@register.simple_tag(takes_context=True)
+def call_panel(context: Context, calls: list[str]) -> SafeString:
     """The auction panel: a button for each call the player may make (none: no panel)."""
     if not calls:
         return mark_safe("")
-    language = get_language()
+    language = active_language(context)
     return format_html(
         '<div class="auction-panel" role="group" aria-label="{}">{}</div>',
         _group_labels_in(language)["calls"],
@@ -220,21 +233,22 @@ def _call_button_in(language: str | None, call: str) -> SafeString:
     )
 
 
-@register.simple_tag
-def auction_items(auction: list, names: dict[int, str]) -> SafeString:
+@register.simple_tag(takes_context=True)
+def auction_items(context: Context, auction: list, names: dict[int, str]) -> SafeString:
     """The calls made so far (``[seat, call]`` pairs), a list item each: "Ivan: Hearts"."""
+    language = active_language(context)
     return mark_safe(
         "".join(
-            f"<li>{escape(names.get(seat, ''))}: {escape(call_name(call))}</li>"
+            f"<li>{escape(names.get(seat, ''))}: {escape(call_name_in(language, call))}</li>"
             for seat, call in auction
         )
     )
 
 
-@register.simple_tag
-def trick_line(cards: list, names: dict[int, str]) -> SafeString:
+@register.simple_tag(takes_context=True)
+def trick_line(context: Context, cards: list, names: dict[int, str]) -> SafeString:
     """A trick's cards (``[seat, card]`` pairs) after their players' names, small."""
-    language = get_language()
+    language = active_language(context)
     return mark_safe(
         "".join(
             f"{escape(names.get(seat, ''))}: {card_html_in(language, code, 'small')} "

@@ -12,29 +12,29 @@ import functools
 from html import escape
 
 from django import template
+from django.template import Context
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..presenters.belote import FeltPlayer
-from .cards import call_name, card_count, card_html_in, declaration_name
+from .cards import active_language, call_name, card_count, card_html_in, declaration_name
 
 register = template.Library()
 
 
-@register.simple_tag
-def felt_players(players: list[FeltPlayer]) -> SafeString:
+@register.simple_tag(takes_context=True)
+def felt_players(context: Context, players: list[FeltPlayer]) -> SafeString:
     """Each player's place: name, dealer chip, turn, card count, bubbles (calls, declarations)."""
-    language = get_language()
+    language = active_language(context)
     return mark_safe("".join(_felt_player_in(language, player) for player in players))
 
 
-@register.simple_tag
-def trick_area(trick: list[dict], resting: dict | None) -> SafeString:
+@register.simple_tag(takes_context=True)
+def trick_area(context: Context, trick: list[dict], resting: dict | None) -> SafeString:
     """The trick being played (``{"seat", "card"}`` items), or the last one resting on the
     felt until the next lead, with who took it."""
-    language = get_language()
+    language = active_language(context)
     words = _words_in(language)
     cards = [_trick_card(language, t, "") for t in trick]
     if resting:
