@@ -237,11 +237,10 @@ def _call_button_in(language: str | None, call: str) -> SafeString:
 def auction_items(context: Context, auction: list, names: dict[int, str]) -> SafeString:
     """The calls made so far (``[seat, call]`` pairs), a list item each: "Ivan: Hearts"."""
     language = active_language(context)
-    return mark_safe(
-        "".join(
-            f"<li>{escape(names.get(seat, ''))}: {escape(call_name_in(language, call))}</li>"
-            for seat, call in auction
-        )
+    return _by_name(
+        auction,
+        names,
+        lambda name, call: f"<li>{name}: {escape(call_name_in(language, call))}</li>",
     )
 
 
@@ -249,12 +248,14 @@ def auction_items(context: Context, auction: list, names: dict[int, str]) -> Saf
 def trick_line(context: Context, cards: list, names: dict[int, str]) -> SafeString:
     """A trick's cards (``[seat, card]`` pairs) after their players' names, small."""
     language = active_language(context)
-    return mark_safe(
-        "".join(
-            f"{escape(names.get(seat, ''))}: {card_html_in(language, code, 'small')} "
-            for seat, code in cards
-        )
+    return _by_name(
+        cards, names, lambda name, code: f"{name}: {card_html_in(language, code, 'small')} "
     )
+
+
+def _by_name(pairs: list, names: dict[int, str], item) -> SafeString:
+    """``item(name, value)`` for each ``[seat, value]`` pair, with the seat's name escaped."""
+    return mark_safe("".join(item(escape(names.get(seat, "")), value) for seat, value in pairs))
 
 
 @register.filter
