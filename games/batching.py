@@ -4,10 +4,10 @@ After a move, every connection to the table renders its frame (synchronous Djang
 and templates), each through ``database_sync_to_async``: one thread hop per connection, each
 with its own thread wake-up and futures. :func:`run_batched` queues the call instead; the calls
 queued while the loop was busy go to the database thread together, in the order they were
-queued, and each caller gets its own result or exception back. The calls run in the context of
-the batch, not of each caller: a call sets up what it needs, such as its language, itself. A
-caller still awaits its own result before it handles its next message, so each connection's
-frames keep their order.
+queued, and each caller gets its own result or exception back, computed in the caller's
+language (the one thing of a caller's context that these calls read: a connection renders in
+its page's language). A caller still awaits its own result before it handles its next message,
+so each connection's frames keep their order.
 (``manage.py loadtest``, 400 tables: 3.6 → 3.5 ms of CPU per move, p99 110 → 28 ms.)
 """
 
@@ -19,10 +19,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 
 T = TypeVar("T")
 
-_Call = tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future]
+#: A queued call: the function, its arguments, the caller's language and the caller's future.
+_Call = tuple[Callable[..., Any], tuple[Any, ...], str | None, asyncio.Future]
 
 
 class Batcher:
@@ -35,7 +37,7 @@ class Batcher:
     async def run(self, func: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
-        self.queue.append((func, args, future))
+        self.queue.append((func, args, translation.get_language(), future))
         if self.task is None or self.task.done():
             self.task = loop.create_task(self._drain())
         return await future
@@ -46,11 +48,11 @@ class Batcher:
             try:
                 outcomes = await _run_all_in_thread(batch)
             except BaseException as error:  # cancelled (the loop is stopping): callers too
-                for _, _, future in batch:
+                for *_, future in batch:
                     if not future.done():
                         future.cancel()
                 raise error
-            for (_, _, future), (ok, value) in zip(batch, outcomes, strict=True):
+            for (*_, future), (ok, value) in zip(batch, outcomes, strict=True):
                 if future.done():  # its caller went away (a closed connection)
                     continue
                 if ok:
@@ -61,9 +63,15 @@ class Batcher:
 
 def _run_all(batch: list[_Call]) -> list[tuple[bool, Any]]:
     outcomes: list[tuple[bool, Any]] = []
-    for func, args, _ in batch:
+    for func, args, language, _ in batch:
         try:
-            outcomes.append((True, func(*args)))
+            # The batch runs in one caller's context; asgiref does not carry a caller's
+            # language to this thread unless the hop is its own, so each call sets it.
+            if translation.get_language() == language:
+                outcomes.append((True, func(*args)))
+            else:
+                with translation.override(language):
+                    outcomes.append((True, func(*args)))
         except Exception as error:  # handed to the caller, raised there
             outcomes.append((False, error))
     return outcomes

@@ -8,7 +8,6 @@ Server frames are HTML whose top-level elements replace the elements with the sa
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from typing import Any
@@ -97,12 +96,10 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """
 
     user_group_name = ""
-    language = ""
 
     async def __call__(self, scope, receive, send) -> None:
         # The connection's task (and the threads it calls into) keep this language.
-        self.language = socket_language(scope)
-        with translation.override(self.language):
+        with translation.override(socket_language(scope)):
             await super().__call__(scope, receive, send)
 
     async def connect(self) -> None:
@@ -216,10 +213,7 @@ class TableConsumer(AuthenticatedConsumer):
         if seen == self.seen and not (flash or full or force):
             return None
         self.seen = seen
-        # Rendered in a batch with other connections' frames (games.batching): in this
-        # connection's own language, whichever connection's context the batch runs in.
-        render = functools.partial(
-            render_frame,
+        return render_frame(
             snapshot.table,
             self.user,
             flash=flash,
@@ -228,10 +222,6 @@ class TableConsumer(AuthenticatedConsumer):
             snapshot=snapshot,
             shown=self.shown,
         )
-        if translation.get_language() == self.language:
-            return render()
-        with translation.override(self.language):
-            return render()
 
     async def send_frame(
         self,

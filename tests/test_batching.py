@@ -57,3 +57,23 @@ async def test_a_caller_that_went_away_does_not_break_the_batch():
     assert await second == "X"
     with pytest.raises(asyncio.CancelledError):
         await first
+
+
+async def test_each_call_of_a_batch_runs_in_its_callers_language(monkeypatch):
+    from django.utils import translation
+
+    hops = []
+    real = batching._run_all_in_thread
+
+    async def counting(batch):
+        hops.append(len(batch))
+        return await real(batch)
+
+    monkeypatch.setattr(batching, "_run_all_in_thread", counting)
+
+    async def call_in(language: str) -> str:
+        with translation.override(language):
+            return await batching.run_batched(translation.get_language)
+
+    assert await asyncio.gather(call_in("bg"), call_in("ru"), call_in("en")) == ["bg", "ru", "en"]
+    assert hops == [3]  # one trip for the three
