@@ -181,7 +181,7 @@ STATUS = Region(
         "to_act_name",
         "seated",
         "we_won",
-        "match",
+        "match.pk",  # the pk alone: the HTML is kept by this key, and a key should not hold rows
         "i_voted_rematch",
     ),
     recurring=True,

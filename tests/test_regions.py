@@ -118,6 +118,9 @@ def test_every_belote_region_renders_from_its_declared_inputs_alone(watched):
             for region in regions:
                 alone = region.render(restricted(context, region.uses))
                 assert alone == region.render(context), (region.template, viewer.username)
+                if region.recurring:  # kept for the process by its key: plain values only
+                    plain = (str, int, bool, type(None))
+                    assert all(type(value) in plain for value in region.key(context))
                 checked += 1
         _play_random(table, users, rng)
     assert checked == 60 * 5 * len(regions)

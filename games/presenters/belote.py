@@ -53,7 +53,7 @@ REGIONS = (
 
 class FeltPlayer(NamedTuple):
     """A player's place at the felt, as every viewer sees it (hashable: its HTML is kept while
-    it reads the same, see ``games/belote/felt_player.html``)."""
+    it reads the same, see ``games.templatetags.felt``)."""
 
     index: int
     name: str

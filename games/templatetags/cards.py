@@ -106,17 +106,11 @@ def card_html_in(language: str | None, code: str, extra_class: str) -> SafeStrin
     )
 
 
-@register.simple_tag
-def hand_card(code: str, playable: bool) -> SafeString:
-    """A card of the player's own hand: a button that plays it, or a disabled one."""
-    return _hand_card_in(get_language(), code, bool(playable))
-
-
 @register.simple_tag(takes_context=True)
 def hand_group(context: Context, hand: list[dict]) -> SafeString:
-    """The player's hand (``{"card", "playable"}`` items), a :func:`hand_card` each, in its
-    labelled group: one tag, as a loop over eight cards and a translated label in the
-    template cost more than the cards themselves (it is sent after most moves)."""
+    """The player's hand (``{"card", "playable"}`` items), each card a button that plays it or
+    a disabled one, in its labelled group: one tag, as a loop over eight cards and a translated
+    label in the template cost more than the cards themselves (it is sent after most moves)."""
     language = active_language(context)
     cards = "".join(_hand_card_in(language, h["card"], bool(h["playable"])) for h in hand)
     return format_html(
@@ -219,17 +213,15 @@ def call_panel(context: Context, calls: list[str]) -> SafeString:
 
 @functools.cache
 def _call_button_in(language: str | None, call: str) -> SafeString:
-    if call in ("pass", "contra", "recontra"):
-        label = call_name(call)
-    else:
-        label = _("Bid %(c)s") % {"c": call_name(call)}
+    name = call_name_in(language, call)
+    label = name if call in ("pass", "contra", "recontra") else _("Bid %(c)s") % {"c": name}
     return format_html(
         '<button type="button" class="button call-button call-{}" ws-send name="action" '
         'value="{}" aria-label="{}">{}</button>',
         call,
         call,
         label,
-        call_symbol(call),
+        SUIT_SYMBOLS.get(call, "") or name,  # as call_symbol
     )
 
 

@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from ..presenters.belote import FeltPlayer
-from .cards import active_language, call_name, card_count, card_html_in, declaration_name
+from .cards import active_language, call_name_in, card_count, card_html_in, declaration_name
 
 register = template.Library()
 
@@ -54,7 +54,7 @@ def _felt_player_in(language: str | None, p: FeltPlayer) -> SafeString:
     words = _words_in(language)
     dealer = words["dealer_chip"] if p.is_dealer else ""
     turn = words["turn_label"] if p.is_active else ""
-    bubbles = [call_name(p.call)] if p.call else []
+    bubbles = [call_name_in(language, p.call)] if p.call else []
     bubbles += [declaration_name(kind) for kind in p.announced]
     return mark_safe(
         f'<div class="player at-{p.index}{" active" if p.is_active else ""}">'
