@@ -503,8 +503,10 @@ async def run_step(
     duration: float,
     pids: list[int],
     seed: int,
+    say: Any = None,
 ) -> StepResult:
-    """Connect every table of the step, drive it for ``duration`` seconds, close, summarise.
+    """Connect every table of the step, drive it for ``duration`` seconds, close, summarise
+    (``say``: told when the measured window starts, for a profiler to attach then).
 
     With several servers (``bases``), a table's four clients connect to them in turn, as a
     proxy would spread them."""
@@ -540,6 +542,8 @@ async def run_step(
         # differs between runs; the pause is reported on its own.
         storm_collect_ms = await collect_garbage(bases)
         totals.latencies.clear()
+        if say is not None:
+            say(f"step {len(seatings)} tables: {kind}: measuring for {duration:g} s")
         load_avg = os.getloadavg()[0]
         cpu_before, client_before = cpu_seconds(pids), time.process_time()
         start = loop.time() + 0.05
@@ -761,7 +765,7 @@ def run(
             for kind in kinds:
                 say(f"step {count} tables: {kind}")
                 step = asyncio.run(
-                    run_step(kind, bases, seatings, pace, duration, pids, seed + number)
+                    run_step(kind, bases, seatings, pace, duration, pids, seed + number, say)
                 )
                 report.steps.append(step)
                 say(

@@ -1,11 +1,17 @@
-"""Our consumers dispatch without Channels' per-message database hop (see games.dispatch)."""
+"""Our consumers dispatch without Channels' per-message database hop, from long-lived source
+tasks (see games.dispatch)."""
 
 from __future__ import annotations
 
+import asyncio
+from functools import partial
+
 import pytest
+from channels.exceptions import StopConsumer
 
 from games.consumers import LobbyConsumer, TableConsumer
 from games.consumers_bench import FanOutConsumer
+from games.dispatch import dispatch_from
 
 
 @pytest.mark.parametrize("consumer", [TableConsumer, LobbyConsumer, FanOutConsumer])
@@ -29,3 +35,72 @@ async def test_dispatch_calls_the_handler_without_a_database_hop(consumer, monke
     assert hops == []
     with pytest.raises(ValueError, match="No handler"):
         await instance.dispatch({"type": "no.such.event"})
+
+
+async def _source(queue: asyncio.Queue):
+    return await queue.get()
+
+
+@pytest.mark.asyncio
+async def test_dispatch_from_hands_over_each_source_in_order_one_message_at_a_time():
+    client, layer = asyncio.Queue(), asyncio.Queue()
+    handled, running = [], []
+    finished = asyncio.Event()
+
+    async def dispatch(message):
+        running.append(message)
+        assert len(running) == 1  # one message at a time, as Channels' loop
+        await asyncio.sleep(0)  # a handler that awaits: the next message waits for it
+        handled.append(message["n"])
+        running.pop()
+        if len(handled) == 6:
+            finished.set()
+
+    task = asyncio.ensure_future(
+        dispatch_from([partial(_source, client), partial(_source, layer)], dispatch)
+    )
+    for n in range(3):
+        client.put_nowait({"n": f"c{n}"})
+        layer.put_nowait({"n": f"l{n}"})
+    await asyncio.wait_for(finished.wait(), 5)
+    assert [n for n in handled if n[0] == "c"] == ["c0", "c1", "c2"]
+    assert [n for n in handled if n[0] == "l"] == ["l0", "l1", "l2"]
+    # No more than one message of a source is taken ahead of the one being handled.
+    assert client.empty() and layer.empty()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+@pytest.mark.asyncio
+async def test_dispatch_from_stops_its_sources_when_the_consumer_stops():
+    client, layer = asyncio.Queue(), asyncio.Queue()
+    waiting = []
+
+    async def watched(queue):
+        waiting.append(queue)
+        try:
+            return await queue.get()
+        finally:
+            waiting.remove(queue)
+
+    async def dispatch(message):
+        raise StopConsumer
+
+    client.put_nowait({"type": "websocket.disconnect"})
+    with pytest.raises(StopConsumer):
+        await dispatch_from([partial(watched, client), partial(watched, layer)], dispatch)
+    assert waiting == []  # no source is left receiving
+
+
+@pytest.mark.asyncio
+async def test_dispatch_from_raises_a_source_error():
+    async def broken():
+        raise RuntimeError("layer down")
+
+    async def dispatch(message):
+        pass
+
+    never = asyncio.Queue()
+    with pytest.raises(RuntimeError, match="layer down"):
+        await asyncio.wait_for(dispatch_from([partial(_source, never), broken], dispatch), 5)

@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from games import play, tables
+from games import batching, notify, play, snapshots, tables
 from games.engines import belote
 from games.models import Match, Move, Table
 
@@ -223,6 +223,43 @@ async def test_two_moves_for_one_turn_apply_exactly_once():
     assert sum("moved on" in frame for frame in frames) == 1
     await tab1.disconnect()
     await tab2.disconnect()
+
+
+async def test_a_move_made_here_is_rendered_without_a_trip_to_the_database_thread(monkeypatch):
+    """The process that made a move holds the table as it left it: every socket's frame for
+    that move is rendered on the event loop. A move made elsewhere is read on the thread."""
+    hops = []
+    real = batching._run_all_in_thread
+
+    async def counting(batch):
+        hops.append(len(batch))
+        return await real(batch)
+
+    monkeypatch.setattr(batching, "_run_all_in_thread", counting)
+    users, table = await _started()
+    match = await sync_to_async(match_of)(table)
+    seat = belote.loads(match.state).to_act
+    path = f"/ws/table/{table.code}/"
+    mover, other = await connect(users[seat], path), await connect(users[(seat + 1) % 4], path)
+    await drain(mover, 0.1)
+    await drain(other, 0.1)
+    hops.clear()
+    await send(mover, op="play", action="pass", version=str(match.version))
+    for communicator in (mover, other):
+        await receive_until(communicator, version_mark(match.version + 1))
+    assert hops == []
+    # The next move is made outside this process's sockets (as by another server process).
+    await sync_to_async(snapshots.forget)()
+    next_seat = (seat + 1) % 4
+    await sync_to_async(play.apply_action)(table.pk, users[next_seat], "pass", match.version + 1)
+    await notify.send(
+        notify.table_group(table.pk), notify.table_changed(move=(match.pk, match.version + 2))
+    )
+    for communicator in (mover, other):
+        await receive_until(communicator, version_mark(match.version + 2))
+    assert sum(hops) == 2  # both sockets' frames, read and rendered on the database thread
+    await mover.disconnect()
+    await other.disconnect()
 
 
 async def test_seats_start_and_presence_over_the_socket():
