@@ -39,7 +39,7 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
     """Channels' in-memory layer with a time-bounded sweep of expired messages and groups."""
 
     #: Seconds between two sweeps of expired messages and group memberships.
-    sweep_interval = 1.0
+    sweep_interval = 5.0
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

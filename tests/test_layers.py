@@ -25,12 +25,13 @@ async def test_expired_messages_and_groups_are_swept_at_most_once_per_interval(m
     assert "a.inmemory!x" in layer.channels
 
     clock["wall"] += 11  # the message has expired...
-    clock["mono"] += 0.5  # ...but the last sweep was half a second ago: nothing is swept
+    half = layer.sweep_interval / 2
+    clock["mono"] += half  # ...but the last sweep was half an interval ago: nothing is swept
     layer._clean_expired()
     assert "a.inmemory!x" in layer.channels
     assert "a.inmemory!x" in layer.groups["table.1"]
 
-    clock["mono"] += 0.6  # past the interval: the next look sweeps it and its group membership
+    clock["mono"] += half + 0.1  # past the interval: the next look sweeps it and its group membership
     layer._clean_expired()
     assert "a.inmemory!x" not in layer.channels
     assert "a.inmemory!x" not in layer.groups["table.1"]
