@@ -31,7 +31,7 @@ async def test_expired_messages_and_groups_are_swept_at_most_once_per_interval(m
     assert "a.inmemory!x" in layer.channels
     assert "a.inmemory!x" in layer.groups["table.1"]
 
-    clock["mono"] += half + 0.1  # past the interval: the next look sweeps it and its group membership
+    clock["mono"] += half + 0.1  # past the interval: the next look sweeps it and its membership
     layer._clean_expired()
     assert "a.inmemory!x" not in layer.channels
     assert "a.inmemory!x" not in layer.groups["table.1"]
