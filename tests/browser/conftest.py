@@ -89,11 +89,14 @@ def new_page(browser):
     contexts = []
     problems: list[str] = []
 
-    def watch(message) -> None:
-        if message.type == "error":
-            problems.append(message.text)
+    def open_page(expected: tuple[str, ...] = ()):
+        """A new player's page; console errors containing one of ``expected`` are allowed
+        (a test that kills the server expects the browser to report the dropped socket)."""
 
-    def open_page():
+        def watch(message) -> None:
+            if message.type == "error" and not any(text in message.text for text in expected):
+                problems.append(message.text)
+
         context = browser.new_context()
         contexts.append(context)
         page = context.new_page()
