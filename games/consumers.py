@@ -26,7 +26,7 @@ from .frames import recent_chat, render_flash, render_frame
 from .lobby import render_lobby_frame
 from .models import Match, Table
 from .moderation import user_group
-from .snapshots import cached_snapshot, snapshot_for
+from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
 #: Close code for a handshake refused because nobody is logged in.
 CLOSE_UNAUTHENTICATED = 4401
@@ -200,11 +200,18 @@ class TableConsumer(AuthenticatedConsumer):
     # -- frames ------------------------------------------------------------------------------
 
     def _frame(
-        self, flash: str, full: bool, event: dict[str, Any] | None, force: bool
+        self,
+        flash: str,
+        full: bool,
+        event: dict[str, Any] | None,
+        force: bool,
+        snapshot: TableSnapshot | None = None,
     ) -> str | None:
         """This connection's frame, or None when it would show exactly what it last showed
-        (unless ``force``: a request of this connection always gets an answer)."""
-        snapshot = snapshot_for(self.table_id, event)
+        (unless ``force``: a request of this connection always gets an answer); ``snapshot``:
+        the read for ``event`` when the caller has it already."""
+        if snapshot is None:
+            snapshot = snapshot_for(self.table_id, event)
         seen = (snapshot.key, self.selected)
         if seen == self.seen and not (flash or full or force):
             return None
@@ -228,11 +235,12 @@ class TableConsumer(AuthenticatedConsumer):
         force: bool = False,
     ) -> None:
         """Render and send this connection's view (``event``: the change that asked for it)."""
-        if not full and cached_snapshot(self.table_id, event) is not None:
+        held = None if full else cached_snapshot(self.table_id, event)
+        if held is not None:
             # This process holds the table as the change left it (it made the move): the
             # frame needs no database work, so it is rendered here, not on a trip to the
             # database thread (a thread hop costs more than a frame's rendering).
-            frame = self._frame(flash, full, event, force)
+            frame = self._frame(flash, full, event, force, held)
         else:
             frame = await run_batched(self._frame, flash, full, event, force)
         if frame is not None:
