@@ -153,11 +153,12 @@ def _hand_card_in(language: str | None, code: str, playable: bool) -> SafeString
 @register.filter
 def card_count(count: int) -> str:
     """``5`` → "5 cards" (how many cards a player holds)."""
-    return _card_count_in(get_language(), count)
+    return card_count_in(get_language(), count)
 
 
 @functools.cache
-def _card_count_in(language: str | None, count: int) -> str:
+def card_count_in(language: str | None, count: int) -> str:
+    """:func:`card_count` in ``language`` (the active one), kept per count."""
     return ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
 
 
@@ -195,7 +196,12 @@ def _call_name_in(language: str | None, call: str) -> str:
 @register.filter
 def call_symbol(call: str) -> str:
     """A short label for a call: the suit symbol for suits, else the name."""
-    return SUIT_SYMBOLS.get(call, "") or call_name(call)
+    return call_symbol_in(get_language(), call)
+
+
+def call_symbol_in(language: str | None, call: str) -> str:
+    """:func:`call_symbol` in ``language`` (the active one)."""
+    return SUIT_SYMBOLS.get(call, "") or call_name_in(language, call)
 
 
 @register.simple_tag(takes_context=True)
@@ -221,7 +227,7 @@ def _call_button_in(language: str | None, call: str) -> SafeString:
         call,
         call,
         label,
-        SUIT_SYMBOLS.get(call, "") or name,  # as call_symbol
+        call_symbol_in(language, call),
     )
 
 
@@ -253,7 +259,12 @@ def _by_name(pairs: list, names: dict[int, str], item) -> SafeString:
 @register.filter
 def declaration_name(kind: str) -> str:
     """``"quarte"`` → "Quarte" (translated)."""
-    return _declaration_names_in(get_language()).get(kind, kind)
+    return declaration_name_in(get_language(), kind)
+
+
+def declaration_name_in(language: str | None, kind: str) -> str:
+    """:func:`declaration_name` in ``language`` (the active one)."""
+    return _declaration_names_in(language).get(kind, kind)
 
 
 @functools.cache

@@ -18,7 +18,13 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from ..presenters.belote import FeltPlayer
-from .cards import active_language, call_name_in, card_count, card_html_in, declaration_name
+from .cards import (
+    active_language,
+    call_name_in,
+    card_count_in,
+    card_html_in,
+    declaration_name_in,
+)
 
 register = template.Library()
 
@@ -55,11 +61,11 @@ def _felt_player_in(language: str | None, p: FeltPlayer) -> SafeString:
     dealer = words["dealer_chip"] if p.is_dealer else ""
     turn = words["turn_label"] if p.is_active else ""
     bubbles = [call_name_in(language, p.call)] if p.call else []
-    bubbles += [declaration_name(kind) for kind in p.announced]
+    bubbles += [declaration_name_in(language, kind) for kind in p.announced]
     return mark_safe(
         f'<div class="player at-{p.index}{" active" if p.is_active else ""}">'
         f'<span class="player-name">{escape(p.name)}{words["you_label"]}</span>{dealer}{turn}'
-        f'<span class="hand-count">{escape(card_count(p.hand_size))}</span>'
+        f'<span class="hand-count">{escape(card_count_in(language, p.hand_size))}</span>'
         + "".join(f'<span class="bubble">{escape(bubble)}</span>' for bubble in bubbles)
         + "</div>"
     )
