@@ -6,11 +6,14 @@ Every moderation action goes through :mod:`games.moderation` and is written to t
 
 from __future__ import annotations
 
+import json
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.db.models import QuerySet
+from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -159,7 +162,8 @@ class MoveInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
-    """Matches with their move log (hands are not shown here: only finished replays show)."""
+    """Matches; the seed, engine state and move log only once a match has ended (while it runs
+    they hold every hand and every face-down card)."""
 
     list_display = ("id", "game", "table", "number", "status", "started_at", "finished_at")
     list_filter = ("game", "status", "started_at")
@@ -177,8 +181,31 @@ class MatchAdmin(ReadOnlyAdmin):
         "finished_at",
         "replay_link",
     )
-    readonly_fields = fields
+    ended_fields = ("seed", "engine_state")
+    readonly_fields = fields + ended_fields
+    #: Fields no changelist lookup may touch: filtering on them would probe a running match.
+    secret_fields = frozenset({"seed", "state", "last_seat", "last_action", "moves"})
     inlines = [MoveInline]
+
+    @staticmethod
+    def _ended(match: Match | None) -> bool:
+        return match is not None and match.status != Match.Status.RUNNING
+
+    def get_fields(self, request: HttpRequest, obj: Match | None = None) -> tuple[str, ...]:
+        return self.fields + self.ended_fields if self._ended(obj) else self.fields
+
+    def get_inlines(self, request: HttpRequest, obj: Match | None) -> list:
+        return self.inlines if self._ended(obj) else []
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if lookup.split(LOOKUP_SEP, 1)[0] in self.secret_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    @admin.display(description=_("engine state"))
+    def engine_state(self, match: Match) -> str:
+        """The engine's JSON, indented."""
+        return format_html("<pre>{}</pre>", json.dumps(json.loads(match.state), indent=1))
 
     @admin.display(description=_("Replay"))
     def replay_link(self, match: Match) -> str:
