@@ -1,9 +1,20 @@
 """Websocket URLs (mounted by ``cardroom.asgi``)."""
 
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
-from django.urls import path
+from django.urls import path, re_path
 
 from . import consumers
+
+
+class NotFoundConsumer(AsyncWebsocketConsumer):
+    """Any other address: accept, then close with CLOSE_NOT_FOUND (a close code only reaches
+    the browser once the handshake is accepted)."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=consumers.CLOSE_NOT_FOUND)
+
 
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
@@ -16,3 +27,6 @@ if settings.LOADTEST_FLOOR:
 
     websocket_urlpatterns.append(path("ws/bench/<slug:group>/", FanOutConsumer.as_asgi()))
     websocket_urlpatterns.append(path("ws/bench-collect/", CollectConsumer.as_asgi()))
+
+# Last: without it, channels' router raises an error for an unknown path.
+websocket_urlpatterns.append(re_path(r"", NotFoundConsumer.as_asgi()))
