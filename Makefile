@@ -4,6 +4,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Daphne's timeouts (README, "Running on several machines"): a request the application has not
+# answered within HTTP_TIMEOUT seconds gets a 503; a websocket has 5 s to finish its handshake; an
+# idle socket is pinged every 20 s and closed when a ping goes unanswered for 30 s; the
+# application of a closed connection has 10 s to finish.
+HTTP_TIMEOUT ?= 30
+DAPHNE_FLAGS ?= --http-timeout $(HTTP_TIMEOUT) --websocket_connect_timeout 5 \
+	--ping-interval 20 --ping-timeout 30 --application-close-timeout 10
 # Development defaults for `make run`; production sets its own environment.
 export DEBUG ?= 1
 
@@ -28,7 +35,7 @@ run: $(VENV)/.installed
 	@echo "  Create an admin account with:  $(BIN)/python manage.py createsuperuser"
 	@echo "  (the Django admin is at http://$(HOST):$(PORT)/admin/)"
 	@echo ""
-	$(BIN)/daphne -b $(HOST) -p $(PORT) cardroom.asgi:application
+	$(BIN)/daphne $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) cardroom.asgi:application
 
 # Browser tests run in their own pytest process (Playwright's sync API keeps an event loop).
 test: $(VENV)/.installed-dev
