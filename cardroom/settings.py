@@ -43,6 +43,9 @@ if not SECRET_KEY:
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+# Reverse proxies in front of the site that append to X-Forwarded-For and set
+# X-Forwarded-Proto (0: none; the headers are then ignored). See cardroom.proxies.
+TRUSTED_PROXIES = int(os.environ.get("TRUSTED_PROXIES", "0"))
 
 INSTALLED_APPS = [
     "daphne",
@@ -87,6 +90,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_USERNAME_CALLABLE = "games.views.accounts.axes_username"
+AXES_CLIENT_IP_CALLABLE = "cardroom.proxies.client_ip"
 
 # A strict Content-Security-Policy: no inline script or style anywhere; htmx runs without eval
 # (see the htmx-config meta tag in base.html).
@@ -211,14 +215,15 @@ WHITENOISE_AUTOREFRESH = DEBUG
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cardroom <noreply@localhost>")
 
-# Security. Production (DEBUG off) is secure by default; TLS is expected to end at a proxy
-# that sets X-Forwarded-Proto.
+# Security. Production (DEBUG off) is secure by default; TLS ends at the site itself or at
+# trusted proxies that set X-Forwarded-Proto.
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_HTTPONLY = True
-if not DEBUG:
+if TRUSTED_PROXIES:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SESSION_COOKIE_SECURE = True
@@ -226,6 +231,13 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+
+# Limits per account and per address (games.limits): sockets open at once, tables waiting or
+# playing at once, accounts created per hour, reports filed per hour.
+MAX_SOCKETS_PER_ACCOUNT = int(os.environ.get("MAX_SOCKETS_PER_ACCOUNT", "20"))
+MAX_OPEN_TABLES_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_TABLES_PER_ACCOUNT", "10"))
+SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR", "5"))
+REPORTS_PER_USER_PER_HOUR = int(os.environ.get("REPORTS_PER_USER_PER_HOUR", "20"))
 
 # Computer players: the pause before a bot's move (so people can follow), its thinking time,
 # and how long a disconnected player's turn waits before a bot covers for them.

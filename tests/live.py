@@ -33,7 +33,9 @@ async def connect(user, path: str) -> WebsocketCommunicator:
     """Open a websocket at ``path`` as ``user`` and check it was accepted."""
     cookie = await sync_to_async(session_cookie)(user)
     communicator = WebsocketCommunicator(
-        application, path, headers=[(b"origin", b"http://localhost"), (b"cookie", cookie)]
+        application,
+        path,
+        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)],
     )
     connected, _ = await communicator.connect()
     assert connected

@@ -26,6 +26,8 @@ print(json.dumps({
     "csrf_secure": getattr(settings, "CSRF_COOKIE_SECURE", False),
     "hsts": getattr(settings, "SECURE_HSTS_SECONDS", 0),
     "storage": settings.STORAGES["staticfiles"]["BACKEND"],
+    "proxy_ssl_header": getattr(settings, "SECURE_PROXY_SSL_HEADER", None),
+    "proxies": settings.TRUSTED_PROXIES,
 }))
 """
 
@@ -87,3 +89,11 @@ def test_database_url_and_redis_url_switch_backends():
     assert s["db_name"] == "cardroom"
     assert s["layer"] == "cardroom.layers.RedisChannelLayer"
     assert s["cache"] == "django.core.cache.backends.redis.RedisCache"
+
+
+def test_the_forwarded_scheme_is_trusted_only_behind_configured_proxies():
+    production = {"SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "cards.example.com"}
+    assert settings_with(**production)["proxy_ssl_header"] is None
+    behind = settings_with(**production, TRUSTED_PROXIES="1")
+    assert behind["proxies"] == 1
+    assert behind["proxy_ssl_header"] == ["HTTP_X_FORWARDED_PROTO", "https"]

@@ -45,7 +45,7 @@ async def test_table_frames_render_in_the_language_of_the_socket(make_user, monk
 
     monkeypatch.setattr(consumers, "render_frame", recording)
     cookie = await sync_to_async(session_cookie)(user)
-    headers = [(b"origin", b"http://localhost"), (b"cookie", cookie)]
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
     communicator = WebsocketCommunicator(
         application, f"/ws/table/{table.code}/", headers=[*headers, (b"accept-language", b"bg")]
     )
@@ -75,7 +75,7 @@ async def test_sockets_of_one_table_in_two_languages_each_get_their_own(make_use
     communicators = []
     for user, language in zip(users, (b"bg", b"ru"), strict=True):
         cookie = await sync_to_async(session_cookie)(user)
-        headers = [(b"origin", b"http://localhost"), (b"cookie", cookie)]
+        headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
         communicator = WebsocketCommunicator(
             application,
             f"/ws/table/{table.code}/",
