@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext as _
 
 from .catalog import GAMES, GameSpec, get_game
@@ -35,6 +35,16 @@ DONE = (Match.Status.FINISHED, Match.Status.ABORTED)
 # Drawing area of the rating chart, in SVG user units.
 CHART_WIDTH, CHART_HEIGHT = 320, 100
 CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 314, 8, 92
+
+
+def visible_to(viewer: AbstractBaseUser) -> Q:
+    """Matches whose record ``viewer`` may see: a private table's only by its players and staff."""
+    if viewer.is_staff:
+        return Q()
+    public = Q(table__is_private=False)
+    if not viewer.is_authenticated:
+        return public
+    return public | Q(Exists(MatchPlayer.objects.filter(match=OuterRef("pk"), user_id=viewer.pk)))
 
 
 def game_label(game: str) -> str:
@@ -164,13 +174,17 @@ def match_row(me: MatchPlayer, change: RatingChange | None) -> dict[str, Any]:
     }
 
 
-def player_matches(user: AbstractBaseUser, page_number: Any) -> tuple[Page, list[dict[str, Any]]]:
-    """One page of ``user``'s finished and aborted matches, newest first, and its rows.
+def player_matches(
+    user: AbstractBaseUser, viewer: AbstractBaseUser, page_number: Any
+) -> tuple[Page, list[dict[str, Any]]]:
+    """One page of ``user``'s finished and aborted matches that ``viewer`` may see, newest
+    first, and its rows.
 
     Four queries whatever the page: count, page, the page's players, the page's rating changes.
     """
+    visible = Match.objects.filter(visible_to(viewer), pk=OuterRef("match_id"))
     seats = (
-        MatchPlayer.objects.filter(user=user, match__status__in=DONE)
+        MatchPlayer.objects.filter(Exists(visible), user=user, match__status__in=DONE)
         .select_related("match")
         .defer("match__state")  # the engine state is large and the list doesn't need it
         .prefetch_related(

@@ -202,10 +202,11 @@ def test_players_report_and_moderators_resolve(client, make_user):
     table = tables.create_table(rude, "belote", OPTIONS, is_private=False)
     line = ChatMessage.objects.create(table=table, user=rude, text="you are all idiots")
     client.force_login(reporter)
-    page = client.get(reverse("report_message", args=[line.pk]))
+    page = client.get(reverse("report_message", args=[table.code, line.pk]))
     assert b"you are all idiots" in page.content
     response = client.post(
-        reverse("report_message", args=[line.pk]), {"kind": "abuse", "details": "see above"}
+        reverse("report_message", args=[table.code, line.pk]),
+        {"kind": "abuse", "details": "see above"},
     )
     assert response.status_code == 302 and response.url == table.get_absolute_url()
     client.post(reverse("report_player", args=["rude"]), {"kind": "cheating"})

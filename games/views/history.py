@@ -13,18 +13,13 @@ from ..models import Match
 
 
 def _done_match(request: HttpRequest, match_id: int) -> Match:
-    """A finished or aborted match; running matches have no record or replay yet.
-
-    A private table's matches are shown only to their players and to staff.
-    """
-    match = get_object_or_404(
-        Match.objects.select_related("table"), pk=match_id, status__in=history.DONE
+    """A finished or aborted match that the viewer may see (``history.visible_to``); running
+    matches have no record or replay yet."""
+    return get_object_or_404(
+        Match.objects.filter(history.visible_to(request.user)).select_related("table"),
+        pk=match_id,
+        status__in=history.DONE,
     )
-    if match.table.is_private and not request.user.is_staff:
-        user_id = request.user.pk if request.user.is_authenticated else None
-        if user_id is None or not match.players.filter(user_id=user_id).exists():
-            raise Http404
-    return match
 
 
 @require_GET
