@@ -406,3 +406,24 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"Report on {self.reported_user} ({self.get_status_display()})"
+
+
+class UsernameSkeleton(models.Model):
+    """How a user's name looks (:func:`games.text.skeleton`), kept for every user: sign-up
+    refuses a name that looks like a taken one with one indexed look-up."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="username_skeleton",
+    )
+    skeleton = models.TextField(_("skeleton"))
+
+    class Meta:
+        verbose_name = _("username skeleton")
+        verbose_name_plural = _("username skeletons")
+        indexes = [models.Index(fields=["skeleton"], name="username_skeleton")]
+
+    def __str__(self) -> str:
+        return self.skeleton

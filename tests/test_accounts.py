@@ -94,3 +94,74 @@ def test_logout_link_is_a_post_form(client, make_user):
     client.force_login(make_user("gina"))
     html = client.get(reverse("home")).content.decode()
     assert re.search(r'<form method="post" action="/accounts/logout/"', html)
+
+
+def username_errors(username: str) -> list[str]:
+    """The sign-up form's error codes for ``username`` (with a valid password)."""
+    from games.views.accounts import SignupForm
+
+    form = SignupForm(
+        {"username": username, "email": "", "password1": PASSWORD, "password2": PASSWORD}
+    )
+    form.is_valid()
+    return [error.code for error in form.errors.as_data().get("username", [])]
+
+
+def test_a_username_that_looks_like_a_taken_one_is_refused(client, make_user):
+    make_user("alice")
+    make_user("ace")
+    make_user("Ivan")
+    cyrillic_a = "\N{CYRILLIC SMALL LETTER A}lice"
+    response = client.post(
+        reverse("signup"),
+        {"username": cyrillic_a, "email": "", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert "looks like one that is already taken" in response.content.decode()
+    assert not get_user_model().objects.filter(username=cyrillic_a).exists()
+    all_cyrillic = (
+        "\N{CYRILLIC SMALL LETTER A}\N{CYRILLIC SMALL LETTER ES}\N{CYRILLIC SMALL LETTER IE}"
+    )
+    assert username_errors(all_cyrillic) == ["look_alike"]
+    assert username_errors("AIice") == ["look_alike"]  # a capital I for the l
+    assert username_errors("lvan") == ["look_alike"]  # an l for the capital I
+    assert username_errors("ALICE") == ["unique"]
+    # Names that only share letters with taken ones, or are written in one other alphabet, pass.
+    assert username_errors("alicia") == []
+    assert username_errors("\u0410\u043b\u0438\u0441\u0430") == []  # "Алиса"
+
+
+def test_a_username_mixing_alphabets_with_look_alike_letters_is_refused(client):
+    paypal = "p\N{CYRILLIC SMALL LETTER A}ypal"
+    response = client.post(
+        reverse("signup"),
+        {"username": paypal, "email": "", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 200
+    assert "mixes letters of different alphabets" in response.content.decode()
+    assert username_errors(paypal) == ["mixed_script"]
+    assert get_user_model().objects.count() == 0
+
+
+def test_a_renamed_user_keeps_their_new_name_from_look_alikes(make_user):
+    user = make_user("bob")
+    user.username = "carol"
+    user.save()
+    look_alike = "\N{CYRILLIC SMALL LETTER ES}\N{CYRILLIC SMALL LETTER A}rol"
+    assert username_errors(look_alike) == ["look_alike"]
+    assert username_errors("bob") == []
+
+
+def test_users_from_before_the_skeletons_are_covered_by_the_migration(make_user):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from games.models import UsernameSkeleton
+
+    make_user("dora")
+    UsernameSkeleton.objects.all().delete()
+    look_alike = "d\N{CYRILLIC SMALL LETTER O}r\N{CYRILLIC SMALL LETTER A}"
+    assert "look_alike" not in username_errors(look_alike)
+    import_module("games.migrations.0007_username_skeleton").remember_usernames(apps, None)
+    assert username_errors(look_alike) == ["look_alike"]
