@@ -28,6 +28,9 @@ def lobby_context(user: AbstractBaseUser) -> dict[str, Any]:
     return {"tables": lobby_tables(), "user": user}
 
 
-def render_lobby_frame(user: AbstractBaseUser) -> str:
-    """The live lobby list (swapped by id)."""
-    return render_to_string("games/partials/lobby_tables.html", lobby_context(user))
+def render_lobby_frame(tables: list[Table] | None = None) -> str:
+    """Render the live lobby list (swapped by id) in the active language; the same for every
+    user. ``tables``: a read of :func:`lobby_tables` to reuse."""
+    if tables is None:
+        tables = lobby_tables()
+    return render_to_string("games/partials/lobby_tables.html", {"tables": tables})

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
+import re
+import time
+
 import pytest
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.urls import reverse
+from django.utils import translation
 
-from games import play, tables
+from cardroom.asgi import application
+from games import lobby, lobby_feed, notify, play, tables
 from games.engines import belote
 from games.models import Match, Table
 from games.replay import final_state
 
-from .live import connect, send
-from .test_table_live import OPTIONS, make_players, seated_table
+from .live import connect, send, session_cookie
+from .test_table_live import FRAME_TIMEOUT, OPTIONS, make_players, receive_until, seated_table
 
 PASSWORD = "pw-123456789"
 
@@ -123,8 +130,173 @@ def test_a_finished_match_then_a_rematch_needs_every_player():
     # The seed and the move log rebuild the match exactly.
     assert belote.dumps(final_state(finished)) == finished.state
     for user in users[:3]:
-        assert play.vote_rematch(table.pk, user) is None
-    second = play.vote_rematch(table.pk, users[3])
-    assert second is not None and second.number == first.number + 1
+        assert play.vote_rematch(table.pk, user) == (True, None)
+    revision = Table.objects.get(pk=table.pk).revision
+    assert play.vote_rematch(table.pk, users[0]) == (False, None)  # asked already
+    assert Table.objects.get(pk=table.pk).revision == revision  # nothing to refresh
+    changed, second = play.vote_rematch(table.pk, users[3])
+    assert changed and second is not None and second.number == first.number + 1
     assert second.seed != first.seed  # a new seed: a new shuffle
     assert list(second.players.values_list("user_id", flat=True)) == [u.pk for u in users]
+
+
+# -- the live list: one render per process, coalesced -------------------------------------------
+
+SEAT_NAMES = re.compile(r'<ul class="seat-names"[^>]*>(.*?)</ul>', re.S)
+
+
+def seat_names(frame: str) -> list[str]:
+    """The seats of the first table of a lobby frame, as the list names them."""
+    return re.findall(r"<li>(.*?)</li>", SEAT_NAMES.search(frame).group(1))
+
+
+async def all_handled(table_socket) -> None:
+    """Send a request the table refuses and wait for the refusal: by then every request sent
+    on ``table_socket`` before it has been handled (a socket's requests are handled in turn)."""
+    await send(table_socket, op="no-such-op")
+    await receive_until(table_socket, "flash-visible")
+
+
+async def lobby_socket(user, language: bytes = b"en") -> WebsocketCommunicator:
+    """A lobby socket of ``user`` whose page was shown in ``language``."""
+    cookie = await sync_to_async(session_cookie)(user)
+    headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
+    communicator = WebsocketCommunicator(
+        application, "/ws/lobby/", headers=[*headers, (b"accept-language", language)]
+    )
+    assert (await communicator.connect())[0]
+    return communicator
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_sitting_on_your_own_seat_tells_nobody(monkeypatch):
+    users = await sync_to_async(make_players)(2)
+    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(tables.take_seat)(table.pk, users[0], 0)
+    lobby = await connect(users[1], "/ws/lobby/")
+    assert seat_names(await lobby.receive_from(timeout=FRAME_TIMEOUT))[0] == "player0"
+    seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
+    await all_handled(seat_socket)  # its connect, and what that told the table, are over
+    told = []
+    real_send = notify.send
+
+    async def recording(group, event):
+        told.append(group)
+        await real_send(group, event)
+
+    monkeypatch.setattr(notify, "send", recording)
+    await send(seat_socket, op="sit", seat="0")
+    await all_handled(seat_socket)
+    assert told == []  # neither the table's group nor the lobby's
+    assert await lobby.receive_nothing(timeout=0.3)
+    await lobby.disconnect()
+    await seat_socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_a_burst_of_changes_reaches_the_lobby_as_a_few_frames_ending_in_the_last():
+    users = await sync_to_async(make_players)(2)
+    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    lobby = await connect(users[1], "/ws/lobby/")
+    assert "player0" not in seat_names(await lobby.receive_from(timeout=FRAME_TIMEOUT))
+    seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
+    await all_handled(seat_socket)
+    started = time.monotonic()
+    changes = 0
+    for _ in range(5):
+        await send(seat_socket, op="sit", seat="0")
+        await send(seat_socket, op="leave")
+        changes += 2
+    await send(seat_socket, op="sit", seat="1")  # the final state: player0 in the second seat
+    changes += 1
+    await all_handled(seat_socket)
+    frames = []
+    async with asyncio.timeout(10):
+        while not frames or seat_names(frames[-1])[1] != "player0":
+            frames.append(await lobby.receive_from(timeout=FRAME_TIMEOUT))
+        # A render may follow (a change heard after the one that showed the final state
+        # began): it shows the same list, so it is not sent.
+        assert await lobby.receive_nothing(timeout=2 * lobby_feed.MIN_INTERVAL)
+    elapsed = time.monotonic() - started
+    # Renders begin at least MIN_INTERVAL apart: this many fit in the time the burst took.
+    assert len(frames) <= 1 + elapsed / lobby_feed.MIN_INTERVAL
+    assert len(frames) < changes
+    assert seat_names(frames[-1]) == ["<em>free</em>", "player0", "<em>free</em>", "<em>free</em>"]
+    await lobby.disconnect()
+    await seat_socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_one_render_serves_every_lobby_socket_of_the_process(monkeypatch):
+    renders = []
+    real = lobby.render_lobby_frame
+
+    def counting(*args, **kwargs):
+        renders.append(translation.get_language())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lobby, "render_lobby_frame", counting)
+    users = await sync_to_async(make_players)(4)
+    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    sockets = [
+        await lobby_socket(user, language)
+        for user, language in zip(users[1:], (b"en", b"en", b"bg"), strict=True)
+    ]
+    for communicator in sockets:  # a socket that joins gets the list at once
+        assert 'id="lobby-tables"' in await communicator.receive_from(timeout=FRAME_TIMEOUT)
+    # Renders for the languages the sockets speak; a joining socket may reuse a fresh one.
+    assert sorted(set(renders)) == ["bg", "en"] and len(renders) <= 3
+    renders.clear()
+    await sync_to_async(tables.take_seat)(table.pk, users[0], 0)
+    await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
+    frames = [await s.receive_from(timeout=FRAME_TIMEOUT) for s in sockets]
+    assert all(seat_names(frame)[0] == "player0" for frame in frames)
+    assert frames[0] == frames[1]  # the same text
+    assert sorted(renders) == ["bg", "en"]  # once per language, not once per socket
+    for communicator in sockets:
+        assert await communicator.receive_nothing(timeout=0.1)
+        await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+async def test_the_feed_coalesces_refreshes_and_reuses_a_fresh_render(monkeypatch):
+    renders = []
+
+    def fake_render(languages):
+        renders.append(languages)
+        return {language: f"{language} {len(renders)}" for language in languages}
+
+    monkeypatch.setattr(lobby_feed, "render_frames", fake_render)
+    monkeypatch.setattr(lobby_feed, "MIN_INTERVAL", 0.0)
+    feed = lobby_feed.LobbyFeed()
+    received: dict[str, list[str]] = {"old": [], "new": []}
+
+    def sender(key):
+        async def send_frame(text):
+            received[key].append(text)
+
+        return send_frame
+
+    async def settled():
+        if feed.task is not None:
+            await asyncio.wait_for(feed.task, FRAME_TIMEOUT)
+
+    await feed.join("old", sender("old"), "en")
+    await settled()
+    await feed.join("new", sender("new"), "en")  # the fresh render, sent at once
+    assert received == {"old": ["en 1"], "new": ["en 1"]} and len(renders) == 1
+    for _ in range(3):  # every socket of the process hears each change
+        feed.refresh()
+    await settled()
+    assert received == {"old": ["en 1", "en 2"], "new": ["en 1", "en 2"]} and len(renders) == 2
+    feed.leave("old")
+    feed.leave("new")
+    await feed.join("again", sender("old"), "en")  # nobody heard changes meanwhile: render
+    await settled()
+    assert received["old"][-1] == "en 3" and len(renders) == 3

@@ -1,26 +1,40 @@
-"""``python manage.py bench engines|bots``: the benchmarks (never timed tests).
+"""``python manage.py bench engines|bots|lobby``: the benchmarks (never timed tests).
 
 - ``engines``: random legal playouts per second for each engine, one core.
 - ``bots``: win rates between bot levels with 95% Wilson intervals, and decision times, for
   Belote (normal vs easy, hard vs normal) and Grabush (the same pairings).
+- ``lobby``: a player's move round trip while many lobby sockets watch and one socket floods
+  a public table within its frame budget (``games.lobby_bench``); on a server it starts, on
+  DATABASE_URL/REDIS_URL when set, else on its own SQLite file.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from games import lobby_bench
 from games.bots import belote_bench, grabush_bench
 from games.engines import bench as engine_bench
+from games.management.commands.loadtest import OWN_DB_FLAG
 
 
 class Command(BaseCommand):
-    help = "Run a benchmark: 'engines' (playouts per second) or 'bots' (strength and speed)."
+    help = (
+        "Run a benchmark: 'engines' (playouts per second), 'bots' (strength and speed) or "
+        "'lobby' (a move's round trip beside a lobby flood)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("what", choices=["engines", "bots"])
+        parser.add_argument("what", choices=["engines", "bots", "lobby"])
         parser.add_argument("--seconds", type=float, default=3.0, help="engines: time per run")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
@@ -35,11 +49,20 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=2, help="bots: Grabush players")
         parser.add_argument("--budget", type=float, default=0.3, help="bots: seconds per decision")
         parser.add_argument("--workers", type=int, default=2, help="bots: processes")
+        parser.add_argument("--duration", type=float, default=15.0, help="lobby: seconds measured")
+        parser.add_argument(
+            "--lobby-sockets", type=int, default=lobby_bench.LOBBY_SOCKETS, help="lobby: watchers"
+        )
+        parser.add_argument(
+            "--tables", type=int, default=lobby_bench.LOBBY_TABLES, help="lobby: public tables"
+        )
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if options["what"] == "engines":
-            result: Any = engine_bench.run(options["seconds"], options["seed"])
+        if options["what"] == "lobby":
+            result: Any = self.bench_lobby(options)
+        elif options["what"] == "engines":
+            result = engine_bench.run(options["seconds"], options["seed"])
             self.stdout.write(engine_bench.format_rows(result))
         else:
             result = {
@@ -60,6 +83,40 @@ class Command(BaseCommand):
             }
             self.stdout.write(belote_bench.format(result["belote"]))
             self.stdout.write(grabush_bench.format_bench(result["grabush"]))
-        if options["json"]:
+        if options["json"] and result is not None:
             with open(options["json"], "w") as handle:
                 json.dump(result, handle, indent=2)
+
+    def bench_lobby(self, options: dict[str, Any]) -> dict[str, Any] | None:
+        """Run the lobby benchmark (None: it ran in a copy of this command, on its own file)."""
+        if not 0 < options["duration"] <= 600:
+            raise CommandError("--duration must be in (0, 600]")
+        if not 1 <= options["lobby_sockets"] <= 2000 or not 1 <= options["tables"] <= 500:
+            raise CommandError("--lobby-sockets must be in [1, 2000] and --tables in [1, 500]")
+        if "DATABASE_URL" not in os.environ:
+            self.rerun_on_own_database()
+            return None
+        call_command("migrate", verbosity=0, interactive=False)
+        result = lobby_bench.run(
+            duration=options["duration"],
+            lobby_sockets=options["lobby_sockets"],
+            table_count=options["tables"],
+            say=lambda text: self.stderr.write(text),
+        )
+        self.stdout.write(lobby_bench.format_result(result))
+        return result.as_dict()
+
+    def rerun_on_own_database(self) -> None:
+        """Run this command again on a fresh SQLite file (never the developer's db.sqlite3)."""
+        if os.environ.get(OWN_DB_FLAG):
+            raise CommandError("DATABASE_URL was not passed on; giving up")
+        path = Path(f"/tmp/cardroom-bench-{os.getpid()}.sqlite3")
+        env = dict(os.environ, DATABASE_URL=f"sqlite:///{path}", **{OWN_DB_FLAG: "1"})
+        manage = Path(settings.BASE_DIR) / "manage.py"
+        try:
+            result = subprocess.run([sys.executable, str(manage), *sys.argv[1:]], env=env)
+        finally:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        if result.returncode:
+            raise CommandError(f"the benchmark failed (exit code {result.returncode})")
