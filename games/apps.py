@@ -7,3 +7,8 @@ class GamesConfig(AppConfig):
 
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        from . import signals
+
+        signals.connect()

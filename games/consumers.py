@@ -8,27 +8,31 @@ Server frames are HTML whose top-level elements replace the elements with the sa
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import re
 import time
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import autoplay, chat, notify, play, presence, tables
+from . import autoplay, chat, limits, lobby_feed, notify, play, presence, tables
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame
-from .lobby import render_lobby_frame
 from .models import Match, Table
 from .moderation import user_group
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
-#: Close code for a handshake refused because nobody is logged in.
+#: Close code for a handshake refused because nobody is logged in, and for the sockets of an
+#: account that logged out or changed its password.
 CLOSE_UNAUTHENTICATED = 4401
 #: Close code for a table that does not exist.
 CLOSE_NOT_FOUND = 4404
@@ -36,11 +40,19 @@ CLOSE_NOT_FOUND = 4404
 CLOSE_BANNED = 4403
 #: Close code for a connection that sent frames faster than FRAME_RATE allows.
 CLOSE_FLOOD = 4429
+#: Close code for a socket past the account's MAX_SOCKETS_PER_ACCOUNT.
+CLOSE_TOO_MANY = 4409
 #: Largest client frame accepted, in characters.
 MAX_FRAME = 2000
 #: Frames a connection may send: a burst of FRAME_BURST, refilled at FRAME_RATE per second.
 FRAME_BURST = 20
 FRAME_RATE = 5.0
+#: Deepest nesting of a frame: its object, holding htmx's HEADERS object.
+MAX_DEPTH = 2
+#: Characters no text of a frame may hold: C0 and C1 controls (NUL included).
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+logger = logging.getLogger(__name__)
 
 
 class BadFrame(ValueError):
@@ -53,12 +65,39 @@ def parse_frame(text: str | None) -> dict[str, Any]:
         raise BadFrame(_("That request was empty or too long."))
     try:
         message = json.loads(text)
+    except RecursionError:
+        raise BadFrame(_("That request is nested too deeply.")) from None
     except ValueError:
         raise BadFrame(_("That request could not be read.")) from None
+    _check_value(message, 0)
     op = message.get("op") if isinstance(message, dict) else None
     if not isinstance(op, str) or op not in TableConsumer.OPS:
         raise BadFrame(_("That request is not something this table understands."))
     return message
+
+
+def _check_value(value: Any, depth: int) -> None:
+    """Refuse nesting deeper than MAX_DEPTH, and text that cannot be stored or shown as it is:
+    lone surrogates (no database stores them) and control characters (NUL included)."""
+    if isinstance(value, str):
+        _check_text(value)
+    elif isinstance(value, dict | list):
+        if depth >= MAX_DEPTH:
+            raise BadFrame(_("That request is nested too deeply."))
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            if isinstance(key, str):
+                _check_text(key)
+            _check_value(item, depth + 1)
+
+
+def _check_text(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadFrame(_("That request holds characters that are not allowed.")) from None
+    if CONTROL.search(text):
+        raise BadFrame(_("That request holds characters that are not allowed."))
 
 
 def int_field(message: dict[str, Any], name: str) -> int:
@@ -92,17 +131,49 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """
 
     user_group_name = ""
+    #: Whether this connection's disconnect cleanup has run (it runs exactly once).
+    cleaned_up = False
+    #: Whether this connection counts towards the account's open sockets (games.limits).
+    counted = False
+    accepted = False
+
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        self.accepted = True
+        await super().accept(subprotocol, headers)
 
     async def __call__(self, scope, receive, send) -> None:
         # The connection's task (and the threads it calls into) keep this language.
         with translation.override(socket_language(scope)):
-            await super().__call__(scope, receive, send)
+            try:
+                await super().__call__(scope, receive, send)
+            finally:
+                # However the connection ends (an error in a handler included), it leaves no
+                # presence or group membership behind; a cancel does not stop the cleanup.
+                await asyncio.shield(self.clean_up())
+
+    async def clean_up(self, code: int = 1011) -> None:
+        """Leave the user's group and run :meth:`disconnect`, once per connection."""
+        if self.cleaned_up:
+            return
+        self.cleaned_up = True
+        if self.counted:
+            limits.close_socket(self.user.pk)
+        try:
+            if self.user_group_name:
+                await self.channel_layer.group_discard(self.user_group_name, self.channel_name)
+            await self.disconnect(code)
+        except Exception:
+            logger.exception("cleaning up a closed websocket failed")
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
+        if not limits.open_socket(self.user.pk):
+            await self.refuse_too_many()
+            return
+        self.counted = True
         self.tokens = float(FRAME_BURST)
         self.refilled = time.monotonic()
         self.user_group_name = user_group(self.user.pk)
@@ -110,10 +181,17 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self.accept()
         await self.on_accepted()
 
+    async def refuse_too_many(self) -> None:
+        """Say why, then close: the account has too many sockets open."""
+        if not self.accepted:
+            await self.accept()
+        message = _("You have too many tables open at once: close some, then reload this page.")
+        await self.send(text_data=render_flash(message))
+        await self.close(code=CLOSE_TOO_MANY)
+
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        if self.user_group_name:
-            await self.channel_layer.group_discard(self.user_group_name, self.channel_name)
-        await super().websocket_disconnect(message)
+        await self.clean_up(message.get("code", 1000))
+        raise StopConsumer()
 
     async def on_accepted(self) -> None:
         """Hook for subclasses: the connection is open and the user is known."""
@@ -135,22 +213,28 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     async def user_banned(self, event: dict[str, Any]) -> None:
         await self.close(code=CLOSE_BANNED)
 
+    async def user_signed_out(self, event: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_UNAUTHENTICATED)
+
 
 class LobbyConsumer(AuthenticatedConsumer):
-    """The lobby's list of open and running public tables, kept live."""
+    """The lobby's list of open and running public tables, kept live by this process's
+    lobby feed (``games.lobby_feed``): one render for all of its lobby sockets."""
 
     async def on_accepted(self) -> None:
         await self.channel_layer.group_add(notify.LOBBY_GROUP, self.channel_name)
-        await self.lobby_changed({})
+        await lobby_feed.feed().join(self.channel_name, self.send, translation.get_language())
 
     async def disconnect(self, code: int) -> None:
+        lobby_feed.feed().leave(self.channel_name)
         await self.channel_layer.group_discard(notify.LOBBY_GROUP, self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """The lobby takes no requests over the socket."""
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
-        await self.send(text_data=await database_sync_to_async(render_lobby_frame)(self.user))
+        """Tell the feed: the list changed, in this process or another."""
+        lobby_feed.feed().refresh()
 
 
 class TableConsumer(AuthenticatedConsumer):
@@ -171,9 +255,13 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.table_id = await database_sync_to_async(presence.join)(
-            code, self.user, self.channel_name
-        )
+        try:
+            self.table_id = await database_sync_to_async(presence.join)(
+                code, self.user, self.channel_name
+            )
+        except presence.TooManySockets:
+            await self.refuse_too_many()
+            return
         if self.table_id is None:
             await self.send(text_data=render_flash(_("There is no table at this address.")))
             await self.close(code=CLOSE_NOT_FOUND)
@@ -192,7 +280,7 @@ class TableConsumer(AuthenticatedConsumer):
         if self.table_id is None:
             return
         presence.closed(self.channel_name)
-        await database_sync_to_async(presence.leave)(self.table_id, self.user, self.channel_name)
+        await database_sync_to_async(presence.leave)(self.table_id, self.user.pk, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await notify.send(self.group, notify.table_changed())
         autoplay.kick(self.table_id)  # an absent player's turn may now run out
@@ -276,6 +364,15 @@ class TableConsumer(AuthenticatedConsumer):
             await self.send_frame(flash=str(error))
         except (BadFrame, tables.TableError) as error:
             await self.send_flash(str(error))
+        except Exception:
+            # The socket stays open: a failed request must not cost the player their seat.
+            logger.exception("a table request failed")
+            await self.send_flash(
+                _(
+                    "Something went wrong with that request. "
+                    "Reload the page if the table looks out of date."
+                )
+            )
 
     async def changed(self, *, lobby: bool, moved: Match | None = None) -> None:
         """Tell everyone at the table (and the lobby, when its list changed) to refresh;
@@ -287,8 +384,8 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_sit(self, message: dict[str, Any]) -> None:
         seat = int_field(message, "seat")
-        await database_sync_to_async(tables.take_seat)(self.table_id, self.user, seat)
-        await self.changed(lobby=True)
+        if await database_sync_to_async(tables.take_seat)(self.table_id, self.user, seat):
+            await self.changed(lobby=True)
 
     async def op_leave(self, message: dict[str, Any]) -> None:
         await database_sync_to_async(tables.leave_seat)(self.table_id, self.user)
@@ -299,8 +396,9 @@ class TableConsumer(AuthenticatedConsumer):
         await self.changed(lobby=True)
 
     async def op_rematch(self, message: dict[str, Any]) -> None:
-        started = await database_sync_to_async(play.vote_rematch)(self.table_id, self.user)
-        await self.changed(lobby=started is not None)
+        vote = await database_sync_to_async(play.vote_rematch)(self.table_id, self.user)
+        if vote.changed:
+            await self.changed(lobby=vote.match is not None)
 
     async def op_play(self, message: dict[str, Any]) -> None:
         action = message.get("action")

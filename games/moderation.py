@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.sessions.models import Session
 from django.db import transaction
@@ -15,9 +16,10 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import notify
+from . import limits, notify
 from .models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
 from .tables import TableError, bump, lock_table
+from .text import strip_invisible
 
 
 def user_group(user_id: int) -> str:
@@ -60,6 +62,11 @@ def end_sessions(user: AbstractBaseUser) -> int:
     ]
     Session.objects.filter(pk__in=doomed).delete()
     return len(doomed)
+
+
+def close_sockets(user_id: int) -> None:
+    """Close every socket the user has open (they signed out, or their password changed)."""
+    notify.send_sync(user_group(user_id), {"type": "user.signed_out"})
 
 
 def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Sanction:
@@ -122,22 +129,36 @@ def report(
     *,
     user: AbstractBaseUser | None = None,
     message: ChatMessage | None = None,
-) -> Report:
-    """File a report about a chat message (and so its author) or about a player."""
-    reason = reason.strip()
+) -> tuple[Report, bool]:
+    """File a report about a chat message (and so its author) or about a player; returns it
+    and whether it is new (an open report of the reporter's on the same subject is not)."""
+    reason = strip_invisible(reason).strip()
     if not reason:
         raise TableError(_("Say what is wrong, please."))
     if message is not None:
         user = message.user
     if user is None or user.pk == reporter.pk:
         raise TableError(_("You can't report yourself."))
-    return Report.objects.create(
+    # The same report again (a double click, an impatient reporter) is the open one.
+    same = Report.objects.filter(
+        reporter=reporter, reported_user=user, message=message, status=Report.Status.OPEN
+    ).first()
+    if same is not None:
+        return same, False
+    limit = settings.REPORTS_PER_USER_PER_HOUR
+    if not limits.spend(limits.report_key(reporter), limit, limits.HOUR):
+        raise TableError(
+            _("You have sent %(count)d reports in the last hour; please wait before sending more.")
+            % {"count": limit}
+        )
+    report = Report.objects.create(
         reporter=reporter,
         reported_user=user,
         message=message,
         table=message.table if message is not None else None,
         reason=reason[:500],
     )
+    return report, True
 
 
 def resolve(reports: QuerySet[Report], by: AbstractBaseUser) -> int:

@@ -73,11 +73,17 @@ def _beat() -> bool:
     return False
 
 
+class TooManySockets(Exception):
+    """The account has MAX_SOCKETS_PER_ACCOUNT table sockets open already, on any process."""
+
+
 def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
     """Record a connection to the table with invite ``code``; returns its id (None: no table)."""
     table = Table.objects.filter(code=code).only("pk").first()
     if table is None:
         return None
+    if live_presences().filter(user=user).count() >= settings.MAX_SOCKETS_PER_ACCOUNT:
+        raise TooManySockets
     _beat()
     with transaction.atomic():
         # A channel name is unique while its socket lives; a row left by a socket whose
@@ -90,12 +96,12 @@ def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
     return table.pk
 
 
-def leave(table_id: int, user: AbstractBaseUser, channel_name: str) -> None:
+def leave(table_id: int, user_id: int, channel_name: str) -> None:
     """Forget a connection; a player with no live connection left is away from now on."""
     with transaction.atomic():
         Presence.objects.filter(channel_name=channel_name).delete()
-        if not live_presences().filter(table_id=table_id, user=user).exists():
-            _running_seats(table_id, user.pk).update(away_since=timezone.now())
+        if not live_presences().filter(table_id=table_id, user_id=user_id).exists():
+            _running_seats(table_id, user_id).update(away_since=timezone.now())
 
 
 def sweep() -> set[int]:
@@ -122,9 +128,31 @@ def sweep() -> set[int]:
     return {table_id for table_id, _ in gone}
 
 
+def forget_closed(sockets: dict[str, tuple[int, int]]) -> set[int]:
+    """Forget this process's presences whose socket is no longer open (a cleanup that failed,
+    e.g. while the database was down); returns the tables that changed.
+
+    Only rows older than a heartbeat are looked at: a socket records its presence just
+    before this process counts it as open.
+    """
+    settled = timezone.now() - timedelta(seconds=settings.PRESENCE_HEARTBEAT_SECONDS)
+    ghosts = [
+        row
+        for row in Presence.objects.filter(server_id=server_name(), connected_at__lt=settled)
+        .only("channel_name", "table_id", "user_id")
+        .iterator()
+        if row.channel_name not in sockets
+    ]
+    for row in ghosts:
+        leave(row.table_id, row.user_id, row.channel_name)
+    return {row.table_id for row in ghosts}
+
+
 def tick(sockets: dict[str, tuple[int, int]]) -> set[int]:
     """One heartbeat: refresh this process, restore its presences if another process swept
-    them (this one stalled for too long), and sweep dead processes."""
+    them (this one stalled for too long), forget presences whose socket closed, and sweep
+    dead processes."""
+    changed = forget_closed(sockets)
     if not _beat() and sockets:
         tables = set(
             Table.objects.filter(pk__in={t for t, _ in sockets.values()}).values_list(
@@ -144,7 +172,7 @@ def tick(sockets: dict[str, tuple[int, int]]) -> set[int]:
             ],
             ignore_conflicts=True,
         )
-    return sweep()
+    return changed | sweep()
 
 
 async def _heartbeat_loop() -> None:

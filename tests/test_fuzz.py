@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import unicodedata
 from collections.abc import Callable, Coroutine, Iterator
 from datetime import timedelta
 from typing import Any
@@ -231,7 +232,22 @@ def harmless_select(frame: str | bytes) -> bool:
         and isinstance(message.get("source", ""), str)
         and len(message.get("source", "")) <= 40
         and 0 < len(frame) <= 2000
+        and storable(message)
     )
+
+
+def storable(value, depth: int = 0) -> bool:
+    """Whether a decoded frame nests at most two levels (the frame and htmx's HEADERS) and
+    holds no lone surrogate and no control character in any text."""
+    if isinstance(value, str):
+        return not any(0xD800 <= ord(c) <= 0xDFFF or unicodedata.category(c) == "Cc" for c in value)
+    if isinstance(value, dict):
+        items = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return True
+    return depth < 2 and all(storable(item, depth + 1) for item in items)
 
 
 def a_legal_move(frame: str | bytes, table: Table) -> bool:
@@ -380,7 +396,7 @@ def test_fuzzing_reports(table_setup, data, kind):
     message = ChatMessage.objects.create(table=table, user=owner, text="hello")
     client = Client()
     client.force_login(spectator)
-    for url in (f"/report/player/{owner.username}/", f"/report/message/{message.pk}/"):
+    for url in (f"/report/player/{owner.username}/", f"/t/{table.code}/report/{message.pk}/"):
         valid = ReportForm(data).is_valid()
         reports = Report.objects.count()
         response = client.post(url, data)

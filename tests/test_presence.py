@@ -71,7 +71,7 @@ def test_closing_the_last_live_socket_makes_a_player_away_despite_a_dead_one():
     Presence.objects.create(table=table, user=friend, channel_name="dead!1", server=dead_server())
     presence.join(table.code, friend, "live!2")
     assert MatchPlayer.objects.get(match=match, seat=2).away_since is None
-    presence.leave(table.pk, friend, "live!2")
+    presence.leave(table.pk, friend.pk, "live!2")
     assert MatchPlayer.objects.get(match=match, seat=2).away_since is not None
 
 
@@ -102,3 +102,17 @@ async def test_a_player_whose_server_died_is_covered_after_the_grace_period(sett
     await drain(watcher, 0.1)
     await watcher.disconnect()
     assert not await sync_to_async(Server.objects.filter(name=server.name).exists)()
+
+
+def test_a_presence_whose_socket_closed_without_its_cleanup_is_forgotten(settings):
+    owner, friend, table = two_player_table()
+    match = start_with_dealer(table, owner, dealer=3)
+    presence.join(table.code, friend, "ghost!1")
+    presence.join(table.code, owner, "fresh!2")
+    settled = timezone.now() - timedelta(seconds=settings.PRESENCE_HEARTBEAT_SECONDS + 1)
+    Presence.objects.filter(channel_name="ghost!1").update(connected_at=settled)
+    # Neither socket is open in this process; only the one older than a heartbeat is a ghost
+    # (the other may be a socket that is still opening).
+    assert presence.tick({}) == {table.pk}
+    assert list(Presence.objects.values_list("channel_name", flat=True)) == ["fresh!2"]
+    assert MatchPlayer.objects.get(match=match, seat=2).away_since is not None

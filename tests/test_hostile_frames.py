@@ -1,0 +1,128 @@
+"""Hostile frames get a clear message and change nothing; no error leaves a ghost behind."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import chat, consumers, notify, play
+from games.consumers import BadFrame, parse_frame
+from games.engines import belote
+from games.models import ChatMessage, MatchPlayer, Presence
+
+from .live import close_code, connect, send
+from .test_table_live import drain, make_players, match_of, receive_until, seated_table
+
+NOT_ALLOWED = "characters that are not allowed"
+NESTED = "nested too deeply"
+
+
+@pytest.mark.parametrize(
+    ("frame", "message"),
+    [
+        ("[" * 999 + "]" * 999, NESTED),
+        ('{"op": "chat", "text": {"a": {"b": "c"}}}', NESTED),
+        ('{"op": "chat", "x": [[1]]}', NESTED),
+        ('{"op": "chat", "text": "\\ud800"}', NOT_ALLOWED),
+        ('{"op": "play", "action": "J\\udc00", "version": "1"}', NOT_ALLOWED),
+        ('{"op": "chat", "text": "a\\u0000b"}', NOT_ALLOWED),
+        ('{"op": "chat", "text": "bell\\u0007"}', NOT_ALLOWED),
+        ('{"op": "chat", "text": "ok", "\\ud83d": 1}', NOT_ALLOWED),
+    ],
+)
+def test_hostile_frames_are_refused_with_a_message(frame, message):
+    with pytest.raises(BadFrame, match=message):
+        parse_frame(frame)
+
+
+def test_htmx_frames_with_their_headers_still_parse():
+    headers = '{"HX-Request": "true", "HX-Trigger": null}'
+    frame = parse_frame('{"op": "chat", "text": "Здравей 👋", "HEADERS": ' + headers + "}")
+    assert frame["text"] == "Здравей 👋"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "[" * 999 + "]" * 999,
+        '{"op": "chat", "text": "\\ud800"}',
+        '{"op": "chat", "text": "a\\u0000b"}',
+        '{"op": "play", "action": "\\udc00", "version": "1"}',
+    ],
+)
+async def test_a_hostile_frame_keeps_the_socket_and_stores_nothing(frame):
+    users = await sync_to_async(make_players)(4)
+    table = await sync_to_async(seated_table)(users)
+    await sync_to_async(play.start_match)(table.pk, users[0])
+    socket = await connect(users[0], f"/ws/table/{table.code}/")
+    await drain(socket)
+    await socket.send_to(text_data=frame)
+    assert 'role="alert"' in await receive_until(
+        socket, "not allowed" if "\\u" in frame else "nested"
+    )
+    assert not await sync_to_async(ChatMessage.objects.exists)()
+    await send(socket, op="chat", text="still here")
+    await receive_until(socket, "still here")
+    await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_an_error_inside_a_request_is_answered_and_keeps_the_socket(monkeypatch):
+    users = await sync_to_async(make_players)(4)
+    table = await sync_to_async(seated_table)(users)
+    socket = await connect(users[0], f"/ws/table/{table.code}/")
+    await drain(socket)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(chat, "post_message", broken)
+    await send(socket, op="chat", text="hello")
+    assert "Something went wrong" in await receive_until(socket, 'role="alert"')
+    monkeypatch.undo()
+    await send(socket, op="chat", text="hello again")
+    await receive_until(socket, "hello again")
+    await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_a_socket_that_dies_of_an_error_runs_the_whole_disconnect(monkeypatch, settings):
+    settings.AWAY_GRACE_SECONDS = 0
+    users = await sync_to_async(make_players)(4)
+    table = await sync_to_async(seated_table)(users)
+    await sync_to_async(play.start_match)(table.pk, users[0])
+    match = await sync_to_async(match_of)(table)
+    on_turn = belote.loads(match.state).to_act
+    sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]
+    for socket in sockets:
+        await drain(socket)
+    original = consumers.TableConsumer.table_changed
+
+    async def table_changed(self, event):
+        if self.user.pk == users[on_turn].pk:
+            raise RuntimeError("a frame could not be rendered")
+        await original(self, event)
+
+    # The next change kills the connection of the player on turn, and only theirs.
+    monkeypatch.setattr(consumers.TableConsumer, "table_changed", table_changed)
+    await notify.send(notify.table_group(table.pk), notify.table_changed())
+    with pytest.raises(RuntimeError):  # the server closes such a socket with 1011
+        await close_code(sockets[on_turn])
+    # No presence outlives the socket: the player is away, and a computer covers their turn.
+    watcher = sockets[(on_turn + 1) % 4]
+    await receive_until(watcher, f"a computer is playing for {users[on_turn].username}")
+    monkeypatch.undo()
+    online = await sync_to_async(lambda: set(Presence.objects.values_list("user_id", flat=True)))()
+    assert online == {user.pk for index, user in enumerate(users) if index != on_turn}
+    player = await sync_to_async(MatchPlayer.objects.get)(match=match, seat=on_turn)
+    assert player.away_since is not None
+    for index, socket in enumerate(sockets):
+        if index != on_turn:
+            await socket.disconnect()
