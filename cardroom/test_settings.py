@@ -19,3 +19,8 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 # fault tests ask for a pause, so that a bot's turn is pending when they kill the server).
 BOT_DELAY_SECONDS = float(os.environ.get("TEST_BOT_DELAY_SECONDS", "0"))
 BOT_BUDGET = 0.02
+# The suite creates many accounts, tables and reports from one address; the tests of each
+# limit set it low themselves.
+SIGNUPS_PER_ADDRESS_PER_HOUR = 10_000
+MAX_OPEN_TABLES_PER_ACCOUNT = 10_000
+REPORTS_PER_USER_PER_HOUR = 10_000

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from . import limits
 from .bots import LEVEL_NAMES
 from .catalog import get_game
 from .models import Seat, Table
@@ -32,6 +34,12 @@ def create_table(
 ) -> Table:
     """Open a new table with empty seats (``turn_seconds``: the turn timer, 0 for none)."""
     spec = get_game(game)
+    limit = settings.MAX_OPEN_TABLES_PER_ACCOUNT
+    if limits.open_tables(owner) >= limit:
+        raise TableError(
+            _("You have %(count)d tables waiting or playing already: finish one first.")
+            % {"count": limit}
+        )
     with transaction.atomic():
         table = Table.objects.create(
             game=game,
@@ -67,8 +75,9 @@ def _require_seating_allowed(table: Table) -> None:
         raise TableError(_("This table was closed."))
 
 
-def take_seat(table_id: int, user: AbstractBaseUser, index: int) -> Table:
-    """Seat ``user`` at ``index``, leaving any other seat they had at this table."""
+def take_seat(table_id: int, user: AbstractBaseUser, index: int) -> bool:
+    """Seat ``user`` at ``index``, leaving any other seat they had at this table; return
+    whether anything changed (False: they sit there already)."""
     with transaction.atomic():
         table = lock_table(table_id)
         _require_seating_allowed(table)
@@ -77,7 +86,7 @@ def take_seat(table_id: int, user: AbstractBaseUser, index: int) -> Table:
             raise TableError(_("There is no such seat."))
         target = seats[index]
         if target.user_id == user.pk:
-            return table
+            return False
         if not target.is_free:
             raise TableError(_("That seat is taken."))
         for seat in seats:
@@ -88,7 +97,7 @@ def take_seat(table_id: int, user: AbstractBaseUser, index: int) -> Table:
         target.save(update_fields=["user"])
         table.rematch_votes = []
         bump(table, "rematch_votes")
-    return table
+    return True
 
 
 def leave_seat(table_id: int, user: AbstractBaseUser) -> Table:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from confusable_homoglyphs import confusables
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
@@ -15,7 +17,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
-from .. import history
+from cardroom.proxies import client_ip
+
+from .. import history, limits
+from ..models import UsernameSkeleton
+from ..text import skeleton
 
 User = get_user_model()
 
@@ -32,6 +38,27 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
+
+    def clean_username(self) -> str | None:
+        """Refuse, besides a name taken in any case, one that looks like a taken name (Cyrillic
+        letters for Latin ones) and one that mixes alphabets with look-alike letters."""
+        username = super().clean_username()
+        if not username:
+            return username
+        if UsernameSkeleton.objects.filter(skeleton=skeleton(username)).exists():
+            raise ValidationError(
+                _("This username looks like one that is already taken; choose another."),
+                code="look_alike",
+            )
+        if confusables.is_dangerous(username):
+            raise ValidationError(
+                _(
+                    "This username mixes letters of different alphabets that look alike; "
+                    "write it in one alphabet."
+                ),
+                code="mixed_script",
+            )
+        return username
 
 
 class CardroomAuthenticationForm(AuthenticationForm):
@@ -83,7 +110,14 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("profile", username=request.user.get_username())
     # An empty POST is a submission too: it gets its errors, not a blank form.
     form = SignupForm(request.POST if request.method == "POST" else None)
+    key = limits.signup_key(client_ip(request))
     if request.method == "POST" and form.is_valid():
+        if limits.used(key) >= settings.SIGNUPS_PER_ADDRESS_PER_HOUR:
+            form.add_error(
+                None, _("Too many accounts were created from your address; try again in an hour.")
+            )
+            return render(request, "registration/signup.html", {"form": form}, status=429)
+        limits.spend(key, settings.SIGNUPS_PER_ADDRESS_PER_HOUR, limits.HOUR)
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Cardroom, %(name)s!") % {"name": user.username})
@@ -95,7 +129,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public profile: results and rating per game, then their matches, paginated."""
     player = get_object_or_404(User, username=username, is_active=True)
-    page, rows = history.player_matches(player, request.GET.get("page"))
+    page, rows = history.player_matches(player, request.user, request.GET.get("page"))
     return render(
         request,
         "games/profile.html",

@@ -8,6 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -17,24 +18,48 @@ from ..moderation import report
 from ..tables import TableError
 
 
-def _report_page(request: HttpRequest, subject: str, file_report, back: str) -> HttpResponse:
+def _back(request: HttpRequest, default: str) -> str:
+    """Where the reporter came from (``next``, when it is a page of this site), else ``default``."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    safe = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if safe else default
+
+
+def _report_page(
+    request: HttpRequest, subject: str, file_report, default_back: str
+) -> HttpResponse:
+    back = _back(request, default_back)
     form = ReportForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            file_report(form.reason())
+            _report, created = file_report(form.reason())
         except TableError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, _("Thank you: the moderators will look at your report."))
+            if created:
+                messages.success(request, _("Thank you: the moderators will look at your report."))
+            else:
+                messages.info(request, _("You reported this already: the moderators have it."))
             return redirect(back)
-    return render(request, "games/report.html", {"form": form, "subject": subject})
+    return render(request, "games/report.html", {"form": form, "subject": subject, "back": back})
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def report_message(request: HttpRequest, pk: int) -> HttpResponse:
-    """Report a chat message (and so its author)."""
-    message = get_object_or_404(ChatMessage.objects.select_related("user", "table"), pk=pk)
+def report_message(request: HttpRequest, code: str, pk: int) -> HttpResponse:
+    """Report a chat message (and so its author) of the table with invite ``code``.
+
+    The invite code is what lets anyone open a table: only a visible message of the table it
+    names can be reported, so message numbers reveal nothing of other tables.
+    """
+    message = get_object_or_404(
+        ChatMessage.objects.select_related("user", "table"),
+        pk=pk,
+        table__code=code,
+        hidden=False,
+    )
     subject = _("the message by %(name)s: “%(text)s”") % {
         "name": message.user.username,
         "text": message.text,

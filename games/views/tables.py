@@ -17,7 +17,7 @@ from ..forms import TableForm
 from ..frames import recent_chat, table_context
 from ..lobby import lobby_context
 from ..models import Table
-from ..tables import create_table
+from ..tables import TableError, create_table
 
 
 def new_table_forms(data: Any = None, game: str = "belote") -> dict[str, Any]:
@@ -40,17 +40,22 @@ def new_table(request: HttpRequest) -> HttpResponse:
     """Create a table from the lobby form; the creator lands on it and takes a seat there."""
     forms = new_table_forms(request.POST)
     table_form, options_form = forms["table_form"], forms["options_form"]
-    if not (table_form.is_valid() and options_form.is_valid()):
+    table = None
+    if table_form.is_valid() and options_form.is_valid():
+        try:
+            table = create_table(
+                request.user,
+                table_form.cleaned_data["game"],
+                options_form.cleaned_data,
+                is_private=table_form.cleaned_data["is_private"],
+                turn_seconds=table_form.cleaned_data["turn_seconds"] or 0,
+            )
+        except TableError as error:
+            table_form.add_error(None, str(error))
+    if table is None:
         context = lobby_context(request.user)
         context.update(forms)
         return render(request, "games/lobby.html", context, status=400)
-    table = create_table(
-        request.user,
-        table_form.cleaned_data["game"],
-        options_form.cleaned_data,
-        is_private=table_form.cleaned_data["is_private"],
-        turn_seconds=table_form.cleaned_data["turn_seconds"] or 0,
-    )
     if not table.is_private:
         notify.send_sync(notify.LOBBY_GROUP, notify.lobby_changed())
     return redirect(table)

@@ -1,0 +1,73 @@
+"""Per-account and per-address limits, so that one account or one address cannot crowd out
+everyone else. Each limit is a setting; each refusal says what happened.
+
+Counters live in the cache (Redis when ``REDIS_URL`` is set, so every process shares them).
+django-ratelimit would do the counting but refuses the in-process cache of a single-process
+install, hence this small fixed-window counter.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.utils import timezone
+
+from .models import Table
+
+HOUR = 3600
+#: Sockets of each account open in this process (the event loop's own count, exact at once).
+_sockets: Counter[int] = Counter()
+
+
+def spend(key: str, limit: int, seconds: int) -> bool:
+    """Count one use of ``key``; False once more than ``limit`` uses fell in ``seconds``."""
+    cache.add(key, 0, timeout=seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the key expired between add and incr
+        cache.set(key, 1, timeout=seconds)
+        count = 1
+    return count <= limit
+
+
+def used(key: str) -> int:
+    """Uses of ``key`` counted in its current window."""
+    return cache.get(key, 0)
+
+
+def open_socket(user_id: int) -> bool:
+    """Count a socket the account opens in this process; False (not counted) past the limit."""
+    if _sockets[user_id] >= settings.MAX_SOCKETS_PER_ACCOUNT:
+        return False
+    _sockets[user_id] += 1
+    return True
+
+
+def close_socket(user_id: int) -> None:
+    """Forget a socket counted by :func:`open_socket`."""
+    _sockets[user_id] -= 1
+    if _sockets[user_id] <= 0:
+        del _sockets[user_id]
+
+
+def open_tables(user: AbstractBaseUser) -> int:
+    """Tables the user opened that are waiting or playing and changed within a day (a table
+    left waiting for longer no longer counts)."""
+    since = timezone.now() - timedelta(days=1)
+    return Table.objects.filter(
+        owner=user,
+        status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        updated_at__gte=since,
+    ).count()
+
+
+def signup_key(address: str | None) -> str:
+    return f"signups:{address}"
+
+
+def report_key(user: AbstractBaseUser) -> str:
+    return f"reports:{user.pk}"
