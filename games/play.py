@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
@@ -81,7 +81,8 @@ def _begin_match(table: Table) -> Match:
 
 
 def start_match(table_id: int, user: AbstractBaseUser) -> Match:
-    """The table's creator starts the first match once every seat is filled."""
+    """The table's creator starts the first match once every seat is filled (later matches
+    start through :func:`vote_rematch`)."""
     with transaction.atomic():
         table = lock_table(table_id)
         if table.owner_id != user.pk:
@@ -90,10 +91,21 @@ def start_match(table_id: int, user: AbstractBaseUser) -> Match:
             raise TableError(_("The match has already started."))
         if table.status == Table.Status.ABORTED:
             raise TableError(_("This table was closed."))
+        if table.status == Table.Status.FINISHED:
+            raise TableError(_("A new match starts when every player asks for a rematch."))
         return _begin_match(table)
 
 
-def vote_rematch(table_id: int, user: AbstractBaseUser) -> Match | None:
+class RematchVote(NamedTuple):
+    """What a rematch vote did."""
+
+    #: False when the player had asked already: nothing changed.
+    changed: bool
+    #: The new match, once every player asked.
+    match: Match | None
+
+
+def vote_rematch(table_id: int, user: AbstractBaseUser) -> RematchVote:
     """Ask for a rematch on the same seats; the new match starts when every player asked."""
     with transaction.atomic():
         table = lock_table(table_id)
@@ -106,15 +118,34 @@ def vote_rematch(table_id: int, user: AbstractBaseUser) -> Match | None:
         votes = sorted(set(table.rematch_votes) | set(mine))
         humans = {seat.index for seat in seats if seat.user_id is not None}
         if humans <= set(votes):
-            return _begin_match(table)
+            return RematchVote(True, _begin_match(table))
+        if set(votes) == set(table.rematch_votes):
+            return RematchVote(False, None)
         table.rematch_votes = votes
         bump(table, "rematch_votes")
-        return None
+        return RematchVote(True, None)
+
+
+#: Tries of a chat's consequence against moves committing at the same moment.
+CHAT_RULE_TRIES = 20
 
 
 def apply_chat_rule(table_id: int, user: AbstractBaseUser) -> bool:
     """Apply what the game does when a seated player chats during a match (Grabush's
-    table-talk penalty); returns whether the match changed."""
+    table-talk penalty); returns whether the match changed.
+
+    The chat is already stored and shown, so its consequence is not lost to a move that
+    commits meanwhile: it is applied again on the match as that move left it.
+    """
+    for _try in range(CHAT_RULE_TRIES - 1):
+        try:
+            return _apply_chat_rule(table_id, user)
+        except StaleMove:
+            continue
+    return _apply_chat_rule(table_id, user)
+
+
+def _apply_chat_rule(table_id: int, user: AbstractBaseUser) -> bool:
     with transaction.atomic():
         table, match = lock_with_match(table_id)
         if match is None or match.status != Match.Status.RUNNING:

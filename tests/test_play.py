@@ -13,9 +13,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import moderation, play, replay, snapshots
+from games import moderation, play, replay, snapshots, tables
 from games.engines import belote
 from games.models import Match, MatchPlayer, Move, Table
+from games.tables import TableError
+
+from .test_lobby import finish_match
+from .test_table_live import OPTIONS, make_players, seated_table
 
 
 def statements(captured: CaptureQueriesContext) -> list[str]:
@@ -113,3 +117,42 @@ def test_a_match_played_on_held_reads_ends_like_any_other(
     assert belote.dumps(replay.final_state(stored)) == stored.state
     outcomes = set(MatchPlayer.objects.filter(match=stored).values_list("outcome", flat=True))
     assert outcomes == {"win", "loss"}
+
+
+@pytest.mark.django_db
+def test_a_finished_table_starts_again_only_through_the_rematch_votes():
+    users = make_players(4)
+    table = seated_table(users)
+    table.options = {**OPTIONS, "target": 11}
+    table.save()
+    play.start_match(table.pk, users[0])
+    finish_match(table, users)
+    with pytest.raises(TableError, match="rematch"):
+        play.start_match(table.pk, users[0])  # the owner alone
+    assert Match.objects.filter(table=table).count() == 1
+    assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+
+
+@pytest.mark.django_db
+def test_a_chat_grants_its_penalty_also_when_a_move_commits_at_the_same_moment(monkeypatch):
+    users = make_players(2)
+    options = {"players": 2, "stock_size": 20, "table_talk_penalty": True}
+    table = tables.create_table(users[0], "grabush", options, is_private=True)
+    for index, user in enumerate(users):
+        tables.take_seat(table.pk, user, index)
+    play.start_match(table.pk, users[0])
+    real = play.lock_with_match
+    reads = []
+
+    def lock_then_a_move_commits(table_id):
+        table, match = real(table_id)
+        reads.append(match.version)
+        if len(reads) == 1:  # another process's move lands between this read and its write
+            Match.objects.filter(pk=match.pk).update(version=match.version + 1)
+        return table, match
+
+    monkeypatch.setattr(play, "lock_with_match", lock_then_a_move_commits)
+    assert play.apply_chat_rule(table.pk, users[1]) is True
+    assert len(reads) == 2  # the stale grant was tried again, on a fresh read
+    grant = Move.objects.get(action__startswith="grant_penalty:")
+    assert grant.seat == 1 and Match.objects.get(table=table).version == grant.seq
