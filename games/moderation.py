@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import limits, notify
 from .models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
@@ -148,7 +149,11 @@ def report(
     limit = settings.REPORTS_PER_USER_PER_HOUR
     if not limits.spend(limits.report_key(reporter), limit, limits.HOUR):
         raise TableError(
-            _("You have sent %(count)d reports in the last hour; please wait before sending more.")
+            ngettext(
+                "You have sent %(count)d report in the last hour; wait before sending more.",
+                "You have sent %(count)d reports in the last hour; wait before sending more.",
+                limit,
+            )
             % {"count": limit}
         )
     report = Report.objects.create(

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import limits
 from .bots import LEVEL_NAMES
@@ -37,7 +38,11 @@ def create_table(
     limit = settings.MAX_OPEN_TABLES_PER_ACCOUNT
     if limits.open_tables(owner) >= limit:
         raise TableError(
-            _("You have %(count)d tables waiting or playing already: finish one first.")
+            ngettext(
+                "You have %(count)d table waiting or playing already: finish it first.",
+                "You have %(count)d tables waiting or playing already: finish one first.",
+                limit,
+            )
             % {"count": limit}
         )
     with transaction.atomic():

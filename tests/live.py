@@ -29,8 +29,9 @@ def session_cookie(user) -> bytes:
     return f"{name}={client.cookies[name].value}".encode()
 
 
-async def connect(user, path: str) -> WebsocketCommunicator:
-    """Open a websocket at ``path`` as ``user`` and check it was accepted."""
+async def open_socket(user, path: str) -> tuple[WebsocketCommunicator, bool]:
+    """Open a websocket at ``path`` as ``user`` from the site's own page; whether it was
+    accepted."""
     cookie = await sync_to_async(session_cookie)(user)
     communicator = WebsocketCommunicator(
         application,
@@ -38,6 +39,12 @@ async def connect(user, path: str) -> WebsocketCommunicator:
         headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)],
     )
     connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+async def connect(user, path: str) -> WebsocketCommunicator:
+    """Open a websocket at ``path`` as ``user`` and check it was accepted."""
+    communicator, connected = await open_socket(user, path)
     assert connected
     return communicator
 

@@ -10,25 +10,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from cardroom.asgi import application
 from games import limits, moderation, tables
 from games.consumers import CLOSE_TOO_MANY
 from games.models import ChatMessage, Presence, Report, Server, Table
 from games.tables import TableError
 
-from .live import close_code, session_cookie
+from .live import close_code, open_socket
 from .test_table_live import OPTIONS, drain
-
-
-async def open_socket(user, path: str) -> tuple[WebsocketCommunicator, bool]:
-    cookie = await sync_to_async(session_cookie)(user)
-    socket = WebsocketCommunicator(
-        application,
-        path,
-        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)],
-    )
-    connected, _ = await socket.connect()
-    return socket, connected
 
 
 async def refused(socket: WebsocketCommunicator) -> bool:

@@ -12,19 +12,15 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games import lobby_bench
 from games.bots import belote_bench, grabush_bench
 from games.engines import bench as engine_bench
-from games.management.commands.loadtest import OWN_DB_FLAG
+from games.management.commands.loadtest import rerun_on_own_database
 
 
 class Command(BaseCommand):
@@ -94,7 +90,7 @@ class Command(BaseCommand):
         if not 1 <= options["lobby_sockets"] <= 2000 or not 1 <= options["tables"] <= 500:
             raise CommandError("--lobby-sockets must be in [1, 2000] and --tables in [1, 500]")
         if "DATABASE_URL" not in os.environ:
-            self.rerun_on_own_database()
+            rerun_on_own_database("bench")
             return None
         call_command("migrate", verbosity=0, interactive=False)
         result = lobby_bench.run(
@@ -105,18 +101,3 @@ class Command(BaseCommand):
         )
         self.stdout.write(lobby_bench.format_result(result))
         return result.as_dict()
-
-    def rerun_on_own_database(self) -> None:
-        """Run this command again on a fresh SQLite file (never the developer's db.sqlite3)."""
-        if os.environ.get(OWN_DB_FLAG):
-            raise CommandError("DATABASE_URL was not passed on; giving up")
-        path = Path(f"/tmp/cardroom-bench-{os.getpid()}.sqlite3")
-        env = dict(os.environ, DATABASE_URL=f"sqlite:///{path}", **{OWN_DB_FLAG: "1"})
-        manage = Path(settings.BASE_DIR) / "manage.py"
-        try:
-            result = subprocess.run([sys.executable, str(manage), *sys.argv[1:]], env=env)
-        finally:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
-        if result.returncode:
-            raise CommandError(f"the benchmark failed (exit code {result.returncode})")

@@ -55,7 +55,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         if "DATABASE_URL" not in os.environ and options["url"] is None:
-            self.rerun_on_own_database()
+            rerun_on_own_database("load")
             return
         try:
             sweep = sorted({int(n) for n in options["tables"].split(",") if n.strip()})
@@ -89,17 +89,18 @@ class Command(BaseCommand):
         if options["json"]:
             Path(options["json"]).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
 
-    def rerun_on_own_database(self) -> None:
-        """Run this command again on a fresh SQLite file (never the developer's db.sqlite3)."""
-        if os.environ.get(OWN_DB_FLAG):
-            raise CommandError("DATABASE_URL was not passed on; giving up")
-        path = Path(f"/tmp/cardroom-load-{os.getpid()}.sqlite3")
-        env = dict(os.environ, DATABASE_URL=f"sqlite:///{path}", **{OWN_DB_FLAG: "1"})
-        manage = Path(settings.BASE_DIR) / "manage.py"
-        try:
-            result = subprocess.run([sys.executable, str(manage), *sys.argv[1:]], env=env)
-        finally:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
-        if result.returncode:
-            raise CommandError(f"the load test failed (exit code {result.returncode})")
+
+def rerun_on_own_database(name: str) -> None:
+    """Run this command again on a fresh SQLite file (never the developer's db.sqlite3)."""
+    if os.environ.get(OWN_DB_FLAG):
+        raise CommandError("DATABASE_URL was not passed on; giving up")
+    path = Path(f"/tmp/cardroom-{name}-{os.getpid()}.sqlite3")
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{path}", **{OWN_DB_FLAG: "1"})
+    manage = Path(settings.BASE_DIR) / "manage.py"
+    try:
+        result = subprocess.run([sys.executable, str(manage), *sys.argv[1:]], env=env)
+    finally:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+    if result.returncode:
+        raise CommandError(f"the benchmark failed (exit code {result.returncode})")
