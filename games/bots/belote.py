@@ -15,8 +15,8 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   samples until its time budget runs out, or earlier once the best card is clearly ahead or the
   candidates tie on every sampled deal.
 
-Cards are handled internally as ints ``suit * 8 + rank`` (the order of :data:`belote.CARDS`) and
-sets of cards as 32-bit masks.
+Cards are ints and sets of cards masks, read with the engine's own tables
+(:mod:`games.engines.belote_cards`).
 """
 
 from __future__ import annotations
@@ -28,60 +28,34 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.engines import belote as engine
-
-View = dict[str, Any]
-
-# --------------------------------------------------------------------------------------------
-# Card tables
-
-CARDS = engine.CARDS
-IDX = {code: i for i, code in enumerate(CARDS)}
-CONTRACT_INDEX = {name: i for i, name in enumerate(engine.CONTRACTS)}
-NT, AT = 4, 5
-ALL = 0xFFFFFFFF
-SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
-TRUMP_MASK = (*SUIT_MASK, 0, ALL)
-# Rank indexes in natural order 7 8 9 T J Q K A.
-R7, R8, R9, RT, RJ, RQ, RK, RA = range(8)
-
-STR = tuple(tuple(engine.card_strength(c, ct) for c in CARDS) for ct in engine.CONTRACTS)
-PTS = tuple(tuple(engine.card_points(c, ct) for c in CARDS) for ct in engine.CONTRACTS)
-# HIGHER[ct][card]: the same-suit cards that beat ``card`` under contract ``ct``.
-HIGHER = tuple(
-    tuple(
-        sum(1 << d for d in range(32) if d >> 3 == c >> 3 and STR[ct][d] > STR[ct][c])
-        for c in range(32)
-    )
-    for ct in range(6)
+from games.engines.belote_cards import (
+    ALL,
+    AT,
+    CARDS,
+    CONTRACT_INDEX,
+    CONTRACTS,
+    HIGHER,
+    INDEX,
+    NT,
+    POINTS,
+    R7,
+    R8,
+    R9,
+    RA,
+    RJ,
+    RK,
+    RQ,
+    RT,
+    STRENGTH,
+    SUIT_MASK,
+    TRUMP_MASK,
+    beats,
+    bits,
+    is_trump,
+    mask,
 )
 
-
-def _bits(mask: int) -> list[int]:
-    """The cards of ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _mask(codes: Sequence[str]) -> int:
-    m = 0
-    for code in codes:
-        m |= 1 << IDX[code]
-    return m
-
-
-def _is_trump(ct: int, card: int) -> bool:
-    return bool(TRUMP_MASK[ct] >> card & 1)
-
-
-def _beats(ct: int, card: int, best: int) -> bool:
-    """Whether ``card`` takes the trick from ``best``, the card winning it so far."""
-    if card >> 3 == best >> 3:
-        return STR[ct][card] > STR[ct][best]
-    return _is_trump(ct, card) and not _is_trump(ct, best)
+View = engine.BeloteView
 
 
 # --------------------------------------------------------------------------------------------
@@ -158,14 +132,14 @@ class Knowledge:
                 if ct < NT and best_seat != seat ^ 2:
                     # An opponent was winning: he had to trump, and over a trump to go higher.
                     if tmask >> best & 1:
-                        if not _beats(ct, card, best):
+                        if not beats(ct, card, best):
                             self.forbid[seat] |= HIGHER[ct][best]
                     elif not tmask >> card & 1:
                         self.forbid[seat] |= tmask
-            elif tmask >> lead & 1 and not _beats(ct, card, best):
+            elif tmask >> lead & 1 and not beats(ct, card, best):
                 # Trumps led: he had to go higher if he could.
                 self.forbid[seat] |= HIGHER[ct][best]
-            if _beats(ct, card, best):
+            if beats(ct, card, best):
                 self.win = len(trick)
         self.gone |= 1 << card
         self.played_by[seat] |= 1 << card
@@ -187,9 +161,9 @@ def knowledge_from_view(view: View) -> Knowledge:
     k = Knowledge(CONTRACT_INDEX[c["contract"]], c["declarer"])
     for t in view["tricks"]:
         for seat, code in t["cards"]:
-            k.observe(seat, IDX[code])
+            k.observe(seat, INDEX[code])
     for seat, code in view["trick"]:
-        k.observe(seat, IDX[code])
+        k.observe(seat, INDEX[code])
     return k
 
 
@@ -235,14 +209,14 @@ def _belot_break(k: Knowledge, card: int, hand: int) -> bool:
 def _discard_cost(k: Knowledge, card: int, hand: int, outside: int) -> float:
     """How much it hurts to throw ``card`` on a trick we don't win (lower is better)."""
     ct = k.ct
-    cost = PTS[ct][card] + 0.1 * STR[ct][card]
-    if ct < NT and _is_trump(ct, card):
-        cost += 12 + STR[ct][card]
+    cost = POINTS[ct][card] + 0.1 * STRENGTH[ct][card]
+    if ct < NT and is_trump(ct, card):
+        cost += 12 + STRENGTH[ct][card]
     if _master(ct, card, outside):
         cost += 8
     if _belot_break(k, card, hand):
         cost += 25
-    if ct < NT and not _is_trump(ct, card) and (hand & SUIT_MASK[card >> 3]).bit_count() == 1:
+    if ct < NT and not is_trump(ct, card) and (hand & SUIT_MASK[card >> 3]).bit_count() == 1:
         cost -= 1  # makes a void
     return cost
 
@@ -250,9 +224,9 @@ def _discard_cost(k: Knowledge, card: int, hand: int, outside: int) -> float:
 def _give_value(k: Knowledge, card: int, hand: int, outside: int) -> float:
     """How good it is to put ``card`` on a trick the partner surely wins (higher is better)."""
     ct = k.ct
-    if ct < NT and _is_trump(ct, card):
-        return -30 - STR[ct][card]
-    value = PTS[ct][card] - 0.1 * STR[ct][card]
+    if ct < NT and is_trump(ct, card):
+        return -30 - STRENGTH[ct][card]
+    value = POINTS[ct][card] - 0.1 * STRENGTH[ct][card]
     if _master(ct, card, outside) and (outside & SUIT_MASK[card >> 3]):
         value -= 8  # it could win a trick of its own
     if _belot_break(k, card, hand):
@@ -263,9 +237,9 @@ def _give_value(k: Knowledge, card: int, hand: int, outside: int) -> float:
 def _win_key(k: Knowledge, card: int) -> tuple[int, int]:
     """Among winning cards: plain cards carrying most points, else the lowest trump."""
     ct = k.ct
-    if _is_trump(ct, card):
-        return (0, -STR[ct][card])
-    return (1, PTS[ct][card])
+    if is_trump(ct, card):
+        return (0, -STRENGTH[ct][card])
+    return (1, POINTS[ct][card])
 
 
 def _follow(k: Knowledge, seat: int, hand: int, cards: list[int], outside: int) -> int:
@@ -278,16 +252,16 @@ def _follow(k: Knowledge, seat: int, hand: int, cards: list[int], outside: int) 
     partner_wins = best_seat == seat ^ 2
     if partner_wins and not any(_can_beat(k, p, best, suit, outside) for p in opps_after):
         return max(cards, key=lambda c: _give_value(k, c, hand, outside))
-    winners = [c for c in cards if _beats(ct, c, best)]
+    winners = [c for c in cards if beats(ct, c, best)]
     if winners:
         sure = [
             c for c in winners if not any(_can_beat(k, p, c, suit, outside) for p in opps_after)
         ]
         if sure:
             return max(sure, key=lambda c: _win_key(k, c))
-        points = sum(PTS[ct][c] for _p, c in trick)
+        points = sum(POINTS[ct][c] for _p, c in trick)
         if not partner_wins and (seat ^ 2) not in after and (points >= 10 or k.ntricks == 7):
-            return max(winners, key=lambda c: STR[ct][c])
+            return max(winners, key=lambda c: STRENGTH[ct][c])
     return min(cards, key=lambda c: _discard_cost(k, c, hand, outside))
 
 
@@ -296,7 +270,7 @@ def _lead_cost(k: Knowledge, seat: int, card: int, hand: int, outside: int) -> f
     ct = k.ct
     suit = card >> 3
     declaring = (seat & 1) == k.dteam
-    cost = PTS[ct][card] + 0.2 * STR[ct][card]
+    cost = POINTS[ct][card] + 0.2 * STRENGTH[ct][card]
     if ct < NT:
         trumps_out = outside & TRUMP_MASK[ct]
         if suit == ct:
@@ -312,7 +286,7 @@ def _lead_cost(k: Knowledge, seat: int, card: int, hand: int, outside: int) -> f
                 and not declaring
             ):
                 cost -= 5  # partner ruffs
-    if card & 7 == RT and not _is_trump(ct, card) and outside >> (card | 7) & 1:
+    if card & 7 == RT and not is_trump(ct, card) and outside >> (card | 7) & 1:
         cost += 10  # a ten whose ace is still out
     if ct == AT and card & 7 == R9 and outside >> (card & ~7 | RJ) & 1:
         cost += 10  # a nine whose jack is still out
@@ -330,11 +304,11 @@ def _lead(k: Knowledge, seat: int, hand: int, cards: list[int], outside: int) ->
         mine = [c for c in cards if tmask >> c & 1]
         opp_trumps = any(outside & tmask & ~k.forbid[p] for p in opps)
         if declaring and mine and opp_trumps:
-            top = max(mine, key=lambda c: STR[ct][c])
+            top = max(mine, key=lambda c: STRENGTH[ct][c])
             if _master(ct, top, outside):
                 return top
             if k.declarer == seat ^ 2 or len(mine) >= 3:
-                return min(mine, key=lambda c: STR[ct][c])
+                return min(mine, key=lambda c: STRENGTH[ct][c])
         masters = []
         for c in cards:
             if tmask >> c & 1 or not _master(ct, c, outside):
@@ -349,17 +323,17 @@ def _lead(k: Knowledge, seat: int, hand: int, cards: list[int], outside: int) ->
             if not ruffed and not thin:
                 masters.append(c)
         if masters:
-            return max(masters, key=lambda c: PTS[ct][c])
+            return max(masters, key=lambda c: POINTS[ct][c])
     else:
         masters = [c for c in cards if _master(ct, c, outside) and outside & SUIT_MASK[c >> 3]]
         if masters:
-            return max(masters, key=lambda c: (PTS[ct][c], STR[ct][c]))
+            return max(masters, key=lambda c: (POINTS[ct][c], STRENGTH[ct][c]))
     return min(cards, key=lambda c: _lead_cost(k, seat, c, hand, outside))
 
 
 def policy_card(k: Knowledge, seat: int, hand: int, legal: int) -> int:
     """Normal's card for ``seat`` holding ``hand`` (mask) with ``legal`` cards (mask)."""
-    cards = _bits(legal)
+    cards = bits(legal)
     if len(cards) == 1:
         return cards[0]
     outside = ALL & ~(hand | k.gone)
@@ -463,7 +437,7 @@ def _defence_value(hand: int, ct: int) -> float:
     return v
 
 
-IDX_CT = frozenset(engine.CONTRACTS)
+IDX_CT = frozenset(CONTRACTS)
 CONTRA_THRESHOLD = {0: 7.0, 1: 7.0, 2: 7.0, 3: 7.0, NT: 7.5, AT: 9.0}
 
 
@@ -471,7 +445,7 @@ def choose_call(view: View) -> str:
     """Normal's auction call: bid the best contract the hand supports, contra when strong."""
     legal = view["legal"]
     seat = view["seat"]
-    hand = _mask(view["hand"])
+    hand = mask(view["hand"])
     margins = contract_values(hand)
     standing = view["contract"]
     partner_bids = {CONTRACT_INDEX[c] for p, c in view["auction"] if p == seat ^ 2 and c in IDX_CT}
@@ -481,7 +455,7 @@ def choose_call(view: View) -> str:
     if standing is None:
         best = max(options, key=lambda ct: margins[ct], default=None)
         if best is not None and margins[best] >= 0:
-            return engine.CONTRACTS[best]
+            return CONTRACTS[best]
         return "pass"
     current = CONTRACT_INDEX[standing["contract"]]
     ours = standing["team"] == (seat & 1)
@@ -495,13 +469,13 @@ def choose_call(view: View) -> str:
             for ct in sorted(options, key=lambda c: -margins[c]):
                 need = 1.0 if ct >= NT and support else 3.0
                 if margins[ct] >= need:
-                    return engine.CONTRACTS[ct]
+                    return CONTRACTS[ct]
         return "pass"
     if "contra" in legal and _defence_value(hand, current) >= CONTRA_THRESHOLD[current]:
         return "contra"
     best = max(options, key=lambda ct: margins[ct], default=None)
     if best is not None and margins[best] >= 0.5:
-        return engine.CONTRACTS[best]
+        return CONTRACTS[best]
     return "pass"
 
 
@@ -522,7 +496,7 @@ def choose_normal(view: View, rng: random.Random, budget: float = 0.3) -> str:
     if view["phase"] != "play":
         return choose_call(view)
     k = knowledge_from_view(view)
-    card = policy_card(k, view["seat"], _mask(view["hand"]), _mask(legal))
+    card = policy_card(k, view["seat"], mask(view["hand"]), mask(legal))
     return CARDS[card]
 
 
@@ -537,7 +511,7 @@ class Constraints:
         me = view["seat"]
         self.me = me
         self.k = k
-        self.hand = _mask(view["hand"])
+        self.hand = mask(view["hand"])
         self.unseen = ALL & ~(self.hand | k.gone)
         self.others = [p for p in range(4) if p != me]
         self.need = list(view["hand_sizes"])
@@ -567,7 +541,7 @@ class Constraints:
         cap = [self.need[p] - forced[p].bit_count() for p in range(4)]
         if any(cap[p] < 0 for p in self.others):
             return None
-        rest = _bits(self.unseen & ~(forced[0] | forced[1] | forced[2] | forced[3]))
+        rest = bits(self.unseen & ~(forced[0] | forced[1] | forced[2] | forced[3]))
         rng.shuffle(rest)
         allowed = {c: [p for p in self.others if not forbid[p] >> c & 1] for c in rest}
         rest.sort(key=lambda c: len(allowed[c]))
@@ -621,7 +595,7 @@ class Constraints:
                 continue
             start = hands[p] | self.k.played_by[p]
             # The engine's own declaration finder, so the kinds match it exactly.
-            if sorted(combo[0] for combo in engine._best_plan(start)) != kinds:
+            if sorted(combo[0] for combo in engine.best_plan(start)) != kinds:
                 return False
         return True
 
@@ -649,14 +623,14 @@ def build_state(view: View, hands: Sequence[int]) -> engine.State:
     k_played = [0, 0, 0, 0]
     for t in view["tricks"]:
         for seat, code in t["cards"]:
-            k_played[seat] |= 1 << IDX[code]
+            k_played[seat] |= 1 << INDEX[code]
     for seat, code in view["trick"]:
-        k_played[seat] |= 1 << IDX[code]
+        k_played[seat] |= 1 << INDEX[code]
     dealer = view["dealer"]
     deck: list[str] = [""] * 32
     for i in range(4):
         seat = (dealer + 1 + i) & 3
-        cards = [CARDS[c] for c in _bits(hands[seat] | k_played[seat])]
+        cards = [CARDS[c] for c in bits(hands[seat] | k_played[seat])]
         deck[3 * i : 3 * i + 3] = cards[0:3]
         deck[12 + 2 * i : 14 + 2 * i] = cards[3:5]
         deck[20 + 3 * i : 23 + 3 * i] = cards[5:8]
@@ -683,7 +657,7 @@ def build_state(view: View, hands: Sequence[int]) -> engine.State:
 # Hard: rollouts
 
 
-def _rollout(
+def rollout(
     state: engine.State, k: Knowledge, hands: list[int], seat: int, card: int, team: int, hang: int
 ) -> float:
     """Play ``card`` then finish the deal with the normal policy; the deal's score for ``team``."""
@@ -698,7 +672,7 @@ def _rollout(
         if not left:
             break
         seat = state.to_act
-        legal = _mask(engine.legal_actions(state, seat))
+        legal = mask(engine.legal_actions(state, seat))
         card = policy_card(k, seat, hands[seat], legal)
     result = engine.deal_results(state)[-1]
     written = result["written"]
@@ -716,13 +690,13 @@ def _distinct(k: Knowledge, hand: int, cards: list[int]) -> list[int]:
     ct = k.ct
     outside = ALL & ~(hand | k.gone)
     keep: list[int] = []
-    for c in sorted(cards, key=lambda c: (c >> 3, STR[ct][c])):
+    for c in sorted(cards, key=lambda c: (c >> 3, STRENGTH[ct][c])):
         if keep:
             prev = keep[-1]
             between = HIGHER[ct][prev] & ~HIGHER[ct][c] & ~(1 << c)
             if (
                 prev >> 3 == c >> 3
-                and PTS[ct][prev] == PTS[ct][c]
+                and POINTS[ct][prev] == POINTS[ct][c]
                 and not between & outside
                 and not _belot_break(k, c, hand)
                 and c & 7 not in (RK, RQ)
@@ -732,13 +706,13 @@ def _distinct(k: Knowledge, hand: int, cards: list[int]) -> list[int]:
     return keep
 
 
-#: Hard samples at least this many deals before it may stop early (:func:`_clear`).
+#: Hard samples at least this many deals before it may stop early (:func:`is_clear`).
 MIN_SAMPLES = 16
 #: How many standard errors of the paired per-deal difference make the best card clear.
 CLEAR_Z = 2.75
 
 
-def _clear(
+def is_clear(
     cands: Sequence[int],
     totals: dict[int, float],
     pairs: dict[tuple[int, int], list[float]],
@@ -778,7 +752,7 @@ def choose_hard(
 
     Each sampled deal rolls out every candidate card. Up to 90% of ``budget`` seconds (at most
     1) are spent, but after :data:`MIN_SAMPLES` deals sampling stops as soon as the choice is
-    clear (:func:`_clear`): one card is far ahead of all others, or the candidates tie on every
+    clear (:func:`is_clear`): one card is far ahead of all others, or the candidates tie on every
     deal. ``samples`` instead fixes the number of sampled deals, with no early stop, which makes
     the choice depend only on ``view`` and ``rng`` (tests).
     """
@@ -791,9 +765,9 @@ def choose_hard(
     deadline = start + 0.9 * max(0.0, min(budget, 1.0))
     k = knowledge_from_view(view)
     me = view["seat"]
-    hand = _mask(view["hand"])
-    cands = _distinct(k, hand, _bits(_mask(legal)))
-    fallback = policy_card(k, me, hand, _mask(legal))
+    hand = mask(view["hand"])
+    cands = _distinct(k, hand, bits(mask(legal)))
+    fallback = policy_card(k, me, hand, mask(legal))
     if len(cands) == 1:
         return CARDS[cands[0]]
     cons = Constraints(view, k)
@@ -809,13 +783,13 @@ def choose_hard(
         if samples is None:
             if n and time.perf_counter() >= deadline:
                 break
-            if n >= MIN_SAMPLES and _clear(cands, totals, pairs, n):
+            if n >= MIN_SAMPLES and is_clear(cands, totals, pairs, n):
                 break
         elif n >= samples:
             break
         hands = cons.sample(rng)
         base = build_state(view, hands)
-        values = {c: _rollout(base, k, hands, me, c, team, hang) for c in cands}
+        values = {c: rollout(base, k, hands, me, c, team, hang) for c in cands}
         for c, value in values.items():
             totals[c] += value
         for (a, b), acc in pairs.items():

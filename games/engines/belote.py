@@ -1,51 +1,43 @@
 """Bulgarian Belote (Бридж-белот): the rules engine.
 
-Pure Python, no Django, no I/O, no clock; randomness only from ``random.Random`` seeded by the
-match seed. The rules are ``shared/rules/belote.md``, the public surface
-``shared/rules/engine-api.md``:
-
-``new_game``, ``legal_actions``, ``apply``, ``view``, ``dumps``/``loads``, ``scores``, ``winner``,
-``deal_results``, ``state.to_act`` and ``IllegalAction`` (the shared class of ``cards.py``).
-
-Internally a card is an int ``suit * 8 + rank`` (suits ``C D H S``, ranks in natural order
-``7 8 9 T J Q K A``) and a hand is a 32-bit mask, so legality is a few bit operations. A state is
-never changed after it is made: :func:`apply` copies it and replaces what changed.
-
-``view(state, seat)`` returns a JSON-safe dict with exactly what rules §10 lets that seat see
-(``seat=None``: a spectator, who sees only what is public):
-
-- ``seat``: the seat the view is for (or None); ``to_act``: whose turn (None when over);
-- ``phase``: ``"auction"``, ``"play"`` or ``"over"``; ``deal_no``: index of the current deal
-  (all-pass deals count); ``dealer``: the current dealer;
-- ``hand``: the seat's own cards, sorted for display (:func:`sort_hand`); ``[]`` for spectators;
-- ``legal``: the seat's legal actions now (``[]`` when it is not its turn);
-- ``hand_sizes``: cards held by each seat;
-- ``auction``: the calls of this deal, ``[[seat, call], ...]``;
-- ``contract``: ``{"contract", "declarer", "multiplier", "team"}``: during the auction the
-  standing bid (None before any bid; ``phase`` tells whether it is final), in play the contract;
-- ``leader``: who led (or leads) the current trick; ``trick``: ``[[seat, card], ...]`` so far;
-- ``last_trick``: the last completed trick of this deal (``{"leader", "cards", "winner"}``) or None;
-- ``tricks``: every completed trick of this deal in order, same shape as ``last_trick``;
-- ``tricks_won``: tricks taken per team this deal; ``trick_points``: card points taken per team so
-  far (plain values, last ten included once it is played, not yet doubled for No Trumps);
-- ``declarations``: ``[{"seat", "kind"}, ...]``, the kinds (``tierce``, ``quarte``, ``quinte``,
-  ``carre``) announced so far this deal: a player's declarations appear once he has played his
-  first card; their cards appear only in ``deal_results`` when the deal ends;
-- ``belots``: ``[{"seat", "suit"}, ...]`` announced this deal;
-- ``scores``: match totals per team; ``hanging``: points hanging now; ``target``;
-  ``options``: ``{"target", "declarations", "finish_with_hanging"}``;
-- ``deal_results``: the score sheet (see :func:`deal_results`); ``winner``: team or None.
-
-After the last card of a deal the next deal is dealt at once (the tricks of this deal are then
-empty): the finished deal, its tricks and its declared cards are in ``deal_results[-1]``.
+Rules: ``shared/rules/belote.md``; surface: ``shared/rules/engine-api.md`` (the
+:class:`~games.engines.contract.Engine` protocol) plus :func:`scores`, :func:`winner` and
+:func:`deal_results`. Cards are ints and hands masks (:mod:`games.engines.belote_cards`). A state
+is never changed once made: :func:`apply` returns a new one. After the last card of a deal the next
+deal is dealt at once, so the finished deal is read from ``deal_results(state)[-1]``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, TypedDict, cast
 
+from .belote_cards import (
+    AT,
+    CARDS,
+    CONTRACT_INDEX,
+    CONTRACTS,
+    HIGHER,
+    INDEX,
+    NT,
+    POINTS,
+    POINTS_PLAIN,
+    POINTS_TRUMP,
+    RANKS,
+    STRENGTH,
+    STRENGTH_PLAIN,
+    STRENGTH_TRUMP,
+    SUIT_MASK,
+    TRUMP_MASK,
+    beats,
+    bits,
+    codes,
+    is_trump,
+    mask,
+    trick_winner,
+)
 from .cards import SUITS, IllegalAction, gettext_noop, shuffled
 
 __all__ = [
@@ -56,102 +48,170 @@ __all__ = [
     "RANKS",
     "STRENGTH_PLAIN",
     "STRENGTH_TRUMP",
+    "Belot",
+    "BeloteView",
+    "Bid",
+    "Combination",
+    "Combo",
+    "DealResult",
+    "Declared",
     "IllegalAction",
+    "Kind",
+    "Options",
+    "Outcome",
+    "Pair",
+    "Phase",
     "State",
+    "Trick",
     "apply",
+    "best_plan",
     "card_points",
     "card_strength",
     "deal_results",
     "dumps",
     "legal_actions",
+    "legal_cards",
     "loads",
     "new_game",
+    "position",
+    "score_declarations",
     "scores",
+    "settle",
     "sort_hand",
     "view",
     "winner",
 ]
 
 # --------------------------------------------------------------------------------------------
-# Cards and tables
+# What the engine shows: the view and the score sheet (JSON-safe)
 
-RANKS = "789TJQKA"
-#: Every card code, in internal order (index = suit * 8 + rank index).
-CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
-_INDEX = {code: i for i, code in enumerate(CARDS)}
-
-#: Contracts from low to high; indexes 0..3 are also the trump suit of a suit contract.
-CONTRACTS = ("C", "D", "H", "S", "NT", "AT")
-_NT, _AT = 4, 5
-_CONTRACT_INDEX = {name: i for i, name in enumerate(CONTRACTS)}
-
-#: Strength 1 (weakest) .. 8 (strongest) of each rank, in trump order J 9 A T K Q 8 7.
-STRENGTH_TRUMP = {"7": 1, "8": 2, "Q": 3, "K": 4, "T": 5, "A": 6, "9": 7, "J": 8}
-#: Strength 1 .. 8 in plain order A T K Q J 9 8 7.
-STRENGTH_PLAIN = {"7": 1, "8": 2, "9": 3, "J": 4, "Q": 5, "K": 6, "T": 7, "A": 8}
-#: Card points of each rank as a trump and as a plain card.
-POINTS_TRUMP = {"7": 0, "8": 0, "9": 14, "T": 10, "J": 20, "Q": 3, "K": 4, "A": 11}
-POINTS_PLAIN = {"7": 0, "8": 0, "9": 0, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
-
-_SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
-_ALL = 0xFFFFFFFF
-# Mask of the trump cards of each contract.
-_TRUMP_MASK = (*_SUIT_MASK, 0, _ALL)
+#: ``[seat, card]`` or ``[seat, call]``.
+Pair = list[int | str]
+Kind = Literal["tierce", "quarte", "quinte", "carre"]
+Phase = Literal["auction", "play", "over"]
+Outcome = Literal["made", "inside", "hanging", "redeal"]
 
 
-def _is_trump(contract: int, card: int) -> bool:
-    return bool(_TRUMP_MASK[contract] >> card & 1)
+class Bid(TypedDict):
+    """The standing bid during the auction, the contract in play."""
+
+    contract: str  # C D H S NT AT
+    declarer: int
+    multiplier: int  # 1, 2 (contra) or 4 (recontra)
+    team: int  # the declaring team
 
 
-# _STR[contract][card]: strength 1..8 in the order that card follows under that contract.
-_STR = tuple(
-    tuple((STRENGTH_TRUMP if _is_trump(ct, c) else STRENGTH_PLAIN)[RANKS[c & 7]] for c in range(32))
-    for ct in range(6)
-)
-_PTS = tuple(
-    tuple((POINTS_TRUMP if _is_trump(ct, c) else POINTS_PLAIN)[RANKS[c & 7]] for c in range(32))
-    for ct in range(6)
-)
-# _HIGHER[contract][card]: mask of the same-suit cards that beat it under that contract.
-_HIGHER = tuple(
-    tuple(
-        sum(1 << d for d in range(32) if d >> 3 == c >> 3 and _STR[ct][d] > _STR[ct][c])
-        for c in range(32)
-    )
-    for ct in range(6)
-)
-# _SUIT_CODES[suit][byte]: the codes of the cards of that suit present in an 8-bit pattern.
-_SUIT_CODES = tuple(
-    tuple(tuple(CARDS[s * 8 + r] for r in range(8) if byte >> r & 1) for byte in range(256))
-    for s in range(4)
-)
+class Trick(TypedDict):
+    """A completed trick."""
+
+    leader: int
+    cards: list[Pair]  # in play order
+    winner: int  # the seat that took it
 
 
-def _codes(mask: int) -> list[str]:
-    """The codes of the cards in ``mask``, in internal order."""
-    out: list[str] = []
-    for s in range(4):
-        byte = mask >> (8 * s) & 0xFF
-        if byte:
-            out.extend(_SUIT_CODES[s][byte])
-    return out
+class Declared(TypedDict):
+    """A declaration's kind, shown from its owner's first card of the deal."""
+
+    seat: int
+    kind: Kind
 
 
-def _mask(codes: Sequence[str]) -> int:
-    m = 0
-    for code in codes:
-        m |= 1 << _INDEX[code]
-    return m
+class Belot(TypedDict):
+    """A belot announced by ``seat`` in ``suit``."""
+
+    seat: int
+    suit: str
+
+
+class Options(TypedDict):
+    """The table's options (rules §9)."""
+
+    target: int
+    declarations: Literal["separate", "pool"]
+    finish_with_hanging: bool
+
+
+class Combination(Declared):
+    """A declared sequence or carré on the score sheet, with its cards."""
+
+    points: int
+    cards: list[str]
+    scored: bool
+
+
+class DealResult(TypedDict):
+    """One line of the score sheet: a finished deal. Pairs are per team unless said otherwise.
+
+    An all-pass deal has contract, declarer, capot and last_ten None, no tricks, zero pairs and
+    outcome "redeal".
+    """
+
+    dealer: int
+    contract: str | None
+    declarer: int | None
+    multiplier: int
+    tricks: list[list[Pair]]  # the eight tricks, each in play order
+    declarations: list[int]  # sequence and carré points scored
+    belot: list[int]
+    raw: list[int]  # card points, declarations, belots and capot: what decides the deal
+    capot: int | None  # the team that took every trick
+    outcome: Outcome
+    award: list[int]  # written + hanging_won: what the deal added to the match totals
+    hanging_after: int  # points hanging once the deal is scored
+    card_points: list[int]  # last ten included, doubled in No Trumps
+    tricks_won: list[int]
+    last_ten: int | None  # the team that took the last trick
+    combinations: list[Combination]  # every declared sequence and carré
+    belots: list[Belot]
+    written: list[int]  # the deal's own rounded figures, multiplier applied
+    hanging_before: int
+    hanging_won: list[int]  # hanging points received
+    hanging_added: int  # points this deal put on hanging
+    winning_team: int | None  # higher raw total; None on a tie or a redeal
+    scores_after: list[int]
+
+
+class BeloteView(TypedDict):
+    """What one seat (None: a spectator) may see (rules §10)."""
+
+    seat: int | None
+    to_act: int | None  # None once the match is over
+    phase: Phase
+    deal_no: int  # the current deal's index, all-pass deals included
+    dealer: int
+    hand: list[str]  # own cards sorted for display (sort_hand); [] for a spectator
+    legal: list[str]  # own legal actions now; [] when not on turn
+    hand_sizes: list[int]  # per seat
+    auction: list[Pair]  # this deal's calls
+    contract: Bid | None  # None before any bid and once the match is over
+    leader: int | None  # who led or leads the current trick
+    trick: list[Pair]  # the current trick so far
+    last_trick: Trick | None
+    tricks: list[Trick]  # this deal's completed tricks
+    tricks_won: list[int]  # per team, this deal
+    trick_points: list[int]  # card points per team so far, last ten included, not doubled
+    declarations: list[Declared]
+    belots: list[Belot]  # this deal's
+    scores: list[int]  # match totals per team
+    hanging: int  # points hanging now
+    target: int
+    options: Options
+    deal_results: list[DealResult]  # the score sheet; the dicts are shared: don't change them
+    winner: int | None  # the team that won the match
+
+
+# --------------------------------------------------------------------------------------------
+# Cards (the tables live in belote_cards.py)
 
 
 def card_strength(card: str, contract: str) -> int:
     """Strength 1..8 of ``card`` within its suit under ``contract`` (trump or plain order)."""
-    return _STR[_CONTRACT_INDEX[contract]][_INDEX[card]]
+    return STRENGTH[CONTRACT_INDEX[contract]][INDEX[card]]
 
 
 def card_points(card: str, contract: str) -> int:
     """Card points of ``card`` under ``contract`` (not doubled for No Trumps)."""
-    return _PTS[_CONTRACT_INDEX[contract]][_INDEX[card]]
+    return POINTS[CONTRACT_INDEX[contract]][INDEX[card]]
 
 
 _DISPLAY_SUITS = "CDSH"  # alternating colours
@@ -163,64 +223,54 @@ def sort_hand(cards: Sequence[str], contract: str | None = None) -> list[str]:
     Strength follows ``contract`` (trump order for its trumps, plain order otherwise); with no
     contract yet (the auction) the plain order is used.
     """
-    ct = _CONTRACT_INDEX[contract] if contract is not None else _NT
-    strength = _STR[ct]
-    return sorted(cards, key=lambda c: (_DISPLAY_SUITS.index(c[1]), -strength[_INDEX[c]]))
+    ct = CONTRACT_INDEX[contract] if contract is not None else NT
+    strength = STRENGTH[ct]
+    return sorted(cards, key=lambda c: (_DISPLAY_SUITS.index(c[1]), -strength[INDEX[c]]))
 
 
 # --------------------------------------------------------------------------------------------
-# Legal cards and trick winner (rules §4)
+# Legal cards (rules §4)
 
 
 def _legal_mask(hand: int, trick: Sequence[int], contract: int, win_pos: int) -> int:
     """The cards of ``hand`` that may be played on ``trick`` (cards in play order).
 
     ``win_pos`` is the index in ``trick`` of the card winning it so far (see
-    :func:`_trick_winner`); the player to move sits after the last card, so his partner played
+    :func:`trick_winner`); the player to move sits after the last card, so his partner played
     ``trick[-2]``.
     """
     if not trick:
         return hand
     lead = trick[0]
-    same = hand & _SUIT_MASK[lead >> 3]
-    tmask = _TRUMP_MASK[contract]
+    same = hand & SUIT_MASK[lead >> 3]
+    tmask = TRUMP_MASK[contract]
     if same:
         if tmask >> lead & 1:
             # A trump suit was led: the winning card is the highest of that suit in the trick.
-            return (same & _HIGHER[contract][trick[win_pos]]) or same
+            return (same & HIGHER[contract][trick[win_pos]]) or same
         return same
-    if contract >= _NT or win_pos == len(trick) - 2:
+    if contract >= NT or win_pos == len(trick) - 2:
         return hand
     trumps = hand & tmask
     if not trumps:
         return hand
     best = trick[win_pos]
     if tmask >> best & 1:
-        return (trumps & _HIGHER[contract][best]) or hand
+        return (trumps & HIGHER[contract][best]) or hand
     return trumps
 
 
-def _beats(contract: int, card: int, best: int) -> bool:
-    """Whether ``card`` takes the lead from ``best``, the card winning the trick so far."""
-    if card >> 3 == best >> 3:
-        return _STR[contract][card] > _STR[contract][best]
-    tmask = _TRUMP_MASK[contract]
-    return bool(tmask >> card & 1) and not tmask >> best & 1
-
-
-def _trick_winner(trick: Sequence[int], contract: int) -> int:
-    """Index in ``trick`` of the card winning it."""
-    pos = 0
-    for i in range(1, len(trick)):
-        if _beats(contract, trick[i], trick[pos]):
-            pos = i
-    return pos
+def legal_cards(contract: str, hand: Sequence[str], trick: Sequence[str]) -> list[str]:
+    """Return the cards of ``hand`` playable on ``trick`` (codes, in play order) in ``contract``."""
+    ct = CONTRACT_INDEX[contract]
+    played = tuple(INDEX[c] for c in trick)
+    return codes(_legal_mask(mask(hand), played, ct, trick_winner(played, ct)))
 
 
 # --------------------------------------------------------------------------------------------
 # Declarations (rules §6)
 
-_RUN_KIND = {3: "tierce", 4: "quarte"}
+_RUN_KIND: dict[int, Kind] = {3: "tierce", 4: "quarte"}
 _CARRE_POINTS = {2: 150, 3: 100, 4: 200, 5: 100, 6: 100, 7: 100}  # by rank index: 9 T J Q K A
 # Carrés compare J > 9 > A > 10 > K > Q.
 _CARRE_ORDER = {4: 6, 2: 5, 7: 4, 3: 3, 6: 2, 5: 1}
@@ -244,13 +294,13 @@ def _runs(byte: int) -> list[tuple[int, int]]:
 
 _RUNS = tuple(tuple(_runs(b)) for b in range(256))
 
-# A combination: (kind, points, cards mask, comparison key, is_carre). Sequence keys are
-# (length, top rank index); carré keys (order,) in J > 9 > A > 10 > K > Q.
-Combo = tuple[str, int, int, tuple[int, ...], bool]
+#: A declared combination: (kind, points, cards mask, comparison key, is carré). Sequence keys
+#: are (length, top rank index), carré keys (order,) in J > 9 > A > 10 > K > Q.
+Combo = tuple[Kind, int, int, tuple[int, ...], bool]
 
 
-def _best_plan(hand: int) -> tuple[Combo, ...]:
-    """The declarations of an 8-card hand: the plan with the highest total (rules §6).
+def best_plan(hand: int) -> tuple[Combo, ...]:
+    """Find the declarations of an 8-card hand (a card mask): the plan with the highest total.
 
     A card serves in a carré or in a sequence, not both; runs are maximal among the cards the
     chosen carrés leave; on equal totals the plan with more carré points wins.
@@ -284,10 +334,13 @@ def _best_plan(hand: int) -> tuple[Combo, ...]:
     return best
 
 
-def _scoring_declarations(
+def score_declarations(
     plans: Sequence[Sequence[Combo]], pool: bool
 ) -> tuple[list[int], list[list[bool]]]:
-    """Which declared combinations score: (points per team, per seat a flag per combo)."""
+    """Decide which declarations score: (points per team, per seat a flag per combo).
+
+    ``plans[seat]`` is that seat's :func:`best_plan`; ``pool`` is the table's "pool" option.
+    """
     flags = [[False] * len(p) for p in plans]
     points = [0, 0]
 
@@ -299,9 +352,9 @@ def _scoring_declarations(
                     points[team] += combo[1]
 
     if pool:
-        bests = []
+        bests: list[tuple | None] = []
         for team in (0, 1):
-            keys = [(c[1], c[4], c[3]) for s in (team, team + 2) for c in plans[s]]
+            keys: list[tuple] = [(c[1], c[4], c[3]) for s in (team, team + 2) for c in plans[s]]
             bests.append(max(keys) if keys else None)
         if bests[0] is not None and (bests[1] is None or bests[0] > bests[1]):
             award(0, None)
@@ -327,9 +380,9 @@ def _scoring_declarations(
 def _round_team(contract: int, points: int, fewer: bool) -> int:
     """Round one team's raw total to the score sheet; ``fewer``: it has fewer raw points."""
     tens, r = divmod(points, 10)
-    if contract == _AT:
+    if contract == AT:
         up = r >= 5 or (r == 4 and fewer)
-    elif contract == _NT:
+    elif contract == NT:
         up = r >= 5
     else:
         up = r >= 7 or (r == 6 and fewer)
@@ -341,8 +394,9 @@ def _round_total(points: int) -> int:
     return (points + 5) // 10
 
 
-def _settle(contract: int, multiplier: int, declarers: int, defenders: int) -> tuple[int, int, int]:
-    """(declarers' figure, defenders' figure, points that hang) for the raw totals of a deal."""
+def settle(contract: str, multiplier: int, declarers: int, defenders: int) -> tuple[int, int, int]:
+    """Return (declarers' figure, defenders' figure, points that hang) for a deal's raw totals."""
+    ct = CONTRACT_INDEX[contract]
     if multiplier > 1:
         whole = _round_total(declarers + defenders) * multiplier
         if declarers > defenders:
@@ -352,22 +406,22 @@ def _settle(contract: int, multiplier: int, declarers: int, defenders: int) -> t
         return 0, 0, whole
     if declarers > defenders:
         return (
-            _round_team(contract, declarers, False),
-            _round_team(contract, defenders, True),
+            _round_team(ct, declarers, False),
+            _round_team(ct, defenders, True),
             0,
         )
     if declarers < defenders:
         return 0, _round_total(declarers + defenders), 0
-    # A tie: the defenders round as the team with more points; the declarers' share, which
-    # hangs, rounds up (rules §7.3 as written: 101-101 in a suit gives 10 and 11 hanging).
-    return 0, _round_team(contract, defenders, False), -(-declarers // 10)
+    # A tie: the defenders round as the team with more points, the declarers' share (which
+    # hangs) as the team with fewer.
+    return 0, _round_team(ct, defenders, False), _round_team(ct, declarers, True)
 
 
 # --------------------------------------------------------------------------------------------
 # State
 
 _AUCTION, _PLAY, _OVER = 0, 1, 2
-_PHASES = ("auction", "play", "over")
+_PHASES: tuple[Phase, Phase, Phase] = ("auction", "play", "over")
 
 
 class _Config:
@@ -422,12 +476,13 @@ class State:
         "won",
     )
 
+    _legal: tuple[int, int] | None  # (seat, legal cards mask) once asked: legal_actions' cache
     cfg: _Config
     deal_no: int  # deals begun so far minus one: the index of the current deal
     dealer: int
     scores: tuple[int, int]
     hanging: int
-    results: tuple[dict, ...]
+    results: tuple[DealResult, ...]
     winner: int | None
     phase: int
     to_act: int | None
@@ -493,7 +548,7 @@ def _deck_for(cfg: _Config, deal_no: int) -> tuple[int, ...]:
     if deal_no < len(cfg.decks):
         return cfg.decks[deal_no]
     rng = random.Random(f"belote:{cfg.seed}:deal:{deal_no}")
-    return tuple(_INDEX[c] for c in shuffled(CARDS, rng))
+    return tuple(INDEX[c] for c in shuffled(CARDS, rng))
 
 
 def _start_deal(s: State) -> None:
@@ -529,7 +584,7 @@ def _start_deal(s: State) -> None:
 
 def _belot_masks(contract: int, hands: Sequence[int]) -> tuple[int, ...]:
     """Per seat, the K and Q of each trump suit in which it holds both (none in No Trumps)."""
-    suits = (contract,) if contract < _NT else (0, 1, 2, 3) if contract == _AT else ()
+    suits = (contract,) if contract < NT else (0, 1, 2, 3) if contract == AT else ()
     out = []
     for hand in hands:
         m = 0
@@ -553,7 +608,7 @@ def _start_play(s: State) -> None:
     s.stock = ()
     s.phase = _PLAY
     s.to_act = s.leader = (d + 1) & 3
-    s.plans = ((), (), (), ()) if s.contract == _NT else tuple(_best_plan(h) for h in hands)
+    s.plans = ((), (), (), ()) if s.contract == NT else tuple(best_plan(h) for h in hands)
     s.belot_mask = _belot_masks(s.contract, hands)
 
 
@@ -581,7 +636,7 @@ def new_game(
     for deck in decks or ():
         if sorted(deck) != sorted(CARDS):
             raise ValueError("each stacked deck must hold the 32 cards exactly once")
-        stacked.append(tuple(_INDEX[c] for c in deck))
+        stacked.append(tuple(INDEX[c] for c in deck))
     cfg = _Config(seed, target, declarations == "pool", bool(finish_with_hanging), tuple(stacked))
     if dealer is None:
         dealer = random.Random(f"belote:{seed}:dealer").randrange(4)
@@ -600,43 +655,53 @@ def new_game(
     return s
 
 
-def _position(
+def position(
     contract: str,
     seat: int,
     hand: Sequence[str],
     trick: Sequence[tuple[int, str]] = (),
     *,
+    others: Mapping[int, Sequence[str]] | None = None,
     declarer: int | None = None,
     seed: int = 0,
 ) -> State:
-    """A trick-play position for tests and analysis: ``seat`` to move holding ``hand``.
+    """Build a trick-play position for tests and analysis: ``seat`` to play holding ``hand``.
 
-    ``trick`` is the current trick as (seat, card) pairs in play order. The other seats get the
-    remaining cards in deck order, as many as they would hold; no earlier trick is recorded.
+    ``trick`` is the current trick as (seat, card) pairs in play order; ``others`` fixes cards of
+    other seats, and the remaining cards fill their hands in card order, as many as each would
+    hold. No earlier trick is recorded; declarations and belots count as if the hands held now
+    were the hands dealt.
     """
+    fixed = {p: list(cards) for p, cards in (others or {}).items() if p != seat}
+    given = [*hand, *(c for _p, c in trick), *(c for cards in fixed.values() for c in cards)]
+    if len(set(given)) != len(given):
+        raise ValueError("a card is given twice")
     s = new_game(seed, dealer=(seat - 1) & 3)
-    used = _mask(hand) | _mask([c for _p, c in trick])
+    used = mask(given)
     rest = [c for c in range(32) if not used >> c & 1]
     leader = trick[0][0] if trick else seat
     played = {(leader + i) & 3 for i in range(len(trick))}
     hands = [0, 0, 0, 0]
-    hands[seat] = _mask(hand)
+    hands[seat] = mask(hand)
     for p in range(4):
         if p != seat:
-            for _ in range(len(hand) - (p in played)):
+            hands[p] = mask(fixed.get(p, ()))
+            missing = len(hand) - (p in played) - hands[p].bit_count()
+            if missing < 0:
+                raise ValueError(f"seat {p} is given too many cards")
+            for _ in range(missing):
                 hands[p] |= 1 << rest.pop(0)
     s.hands = tuple(hands)  # type: ignore[assignment]
     s.stock = ()
     s.phase = _PLAY
-    s.contract = _CONTRACT_INDEX[contract]
+    s.contract = CONTRACT_INDEX[contract]
     s.declarer = seat if declarer is None else declarer
     s.calls = ((s.declarer, contract), *(((s.declarer + i) & 3, "pass") for i in (1, 2, 3)))
-    s.trick = tuple(_INDEX[c] for _p, c in trick)
+    s.trick = tuple(INDEX[c] for _p, c in trick)
     s.leader = leader
-    s.win_pos = _trick_winner(s.trick, s.contract)
+    s.win_pos = trick_winner(s.trick, s.contract)
     s.to_act = seat
-    # Declarations and belots as if the hands now held were the hands dealt.
-    s.plans = ((), (), (), ()) if s.contract == _NT else tuple(_best_plan(h) for h in hands)
+    s.plans = ((), (), (), ()) if s.contract == NT else tuple(best_plan(h) for h in hands)
     s.belot_mask = _belot_masks(s.contract, hands)
     return s
 
@@ -672,7 +737,7 @@ def legal_actions(state: State, seat: int) -> list[str]:
     if seat != state.to_act:
         return []
     if state.phase == _PLAY:
-        return _codes(_play_mask(state, seat))
+        return codes(_play_mask(state, seat))
     return _auction_calls(state, seat)
 
 
@@ -688,11 +753,11 @@ def _card_refusal(s: State, seat: int, card: int) -> IllegalAction:
     """Why ``card`` may not be played now (it is held but not legal)."""
     hand = s.hands[seat]
     lead = s.trick[0]
-    if hand & _SUIT_MASK[lead >> 3]:
+    if hand & SUIT_MASK[lead >> 3]:
         if card >> 3 != lead >> 3:
             return IllegalAction(_FOLLOW[lead >> 3])
         return IllegalAction(gettext_noop("You must play a higher trump"))
-    if _is_trump(s.contract, s.trick[s.win_pos]):
+    if is_trump(s.contract, s.trick[s.win_pos]):
         return IllegalAction(gettext_noop("You must over-trump with a higher trump"))
     return IllegalAction(gettext_noop("You must play a trump"))
 
@@ -716,7 +781,7 @@ def _call_refusal(s: State, seat: int, call: str) -> IllegalAction:
         if s.mult == 1:
             return IllegalAction(gettext_noop("Recontra is only possible over a contra"))
         return IllegalAction(gettext_noop("Recontra is only for the bidding team"))
-    if s.contract == _AT:
+    if s.contract == AT:
         return IllegalAction(
             gettext_noop("After All Trumps only pass, contra and recontra are allowed")
         )
@@ -736,7 +801,7 @@ def apply(state: State, seat: int, action: str) -> State:
     if not isinstance(action, str):
         raise IllegalAction(gettext_noop("%(action)s is not a valid action"), action=repr(action))
     if state.phase == _PLAY:
-        card = _INDEX.get(action)
+        card = INDEX.get(action)
         if card is None:
             if action in _CALLS:
                 raise IllegalAction(gettext_noop("The auction is over: play a card"))
@@ -748,7 +813,7 @@ def apply(state: State, seat: int, action: str) -> State:
             raise _card_refusal(state, seat, card)
         return _play(state, seat, card, bit)
     if action not in _CALLS:
-        if action in _INDEX:
+        if action in INDEX:
             raise IllegalAction(gettext_noop("Cards are played after the auction"))
         raise IllegalAction(gettext_noop("%(action)s is not a call"), action=action)
     if action not in _auction_calls(state, seat):
@@ -772,7 +837,7 @@ def _call(state: State, seat: int, call: str) -> State:
     elif call == "recontra":
         s.mult, s.passes = 4, 0
     else:
-        s.contract, s.declarer, s.mult, s.passes = _CONTRACT_INDEX[call], seat, 1, 0
+        s.contract, s.declarer, s.mult, s.passes = CONTRACT_INDEX[call], seat, 1, 0
     return s
 
 
@@ -788,9 +853,9 @@ def _play(state: State, seat: int, card: int, bit: int) -> State:
         masks = list(state.belot_mask)
         masks[seat] &= ~kq
         s.belot_mask = tuple(masks)
-        if not trick or card >> 3 == trick[0] >> 3 or ct < _NT:
+        if not trick or card >> 3 == trick[0] >> 3 or ct < NT:
             s.belots = (*state.belots, (seat, card >> 3))
-    if trick and _beats(ct, card, trick[state.win_pos]):
+    if trick and beats(ct, card, trick[state.win_pos]):
         s.win_pos = len(trick)
     trick = (*trick, card)
     if len(trick) < 4:
@@ -800,7 +865,7 @@ def _play(state: State, seat: int, card: int, bit: int) -> State:
     leader = state.leader
     taker = (leader + s.win_pos) & 3
     team = taker & 1
-    pts = _PTS[ct]
+    pts = POINTS[ct]
     gained = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
     s.tricks = (*state.tricks, (leader, *trick, taker))
     if len(s.tricks) == 8:
@@ -819,17 +884,17 @@ def _play(state: State, seat: int, card: int, bit: int) -> State:
     return s
 
 
-def _combo_dict(seat: int, combo: Combo, scored: bool) -> dict:
+def _combo_dict(seat: int, combo: Combo, scored: bool) -> Combination:
     return {
         "seat": seat,
         "kind": combo[0],
         "points": combo[1],
-        "cards": _codes(combo[2]),
+        "cards": codes(combo[2]),
         "scored": scored,
     }
 
 
-def _redeal_result(dealer: int, hanging: int, scores_after: list[int]) -> dict:
+def _redeal_result(dealer: int, hanging: int, scores_after: list[int]) -> DealResult:
     """The score-sheet line of an all-pass deal."""
     return {
         "dealer": dealer,
@@ -862,21 +927,20 @@ def _finish_deal(s: State) -> None:
     """Score the finished deal (or the all-pass redeal), record it and move on, in place."""
     before = s.hanging
     if s.contract < 0:
-        result = _redeal_result(s.dealer, before, list(s.scores))
-        s.results = (*s.results, result)
+        s.results = (*s.results, _redeal_result(s.dealer, before, list(s.scores)))
         _next_deal(s)
         return
     ct = s.contract
-    factor = 2 if ct == _NT else 1
+    factor = 2 if ct == NT else 1
     card_pts = [s.points[0] * factor, s.points[1] * factor]
     capot = 0 if s.won[0] == 8 else 1 if s.won[1] == 8 else None
-    decl, flags = _scoring_declarations(s.plans, s.cfg.pool)
+    decl, flags = score_declarations(s.plans, s.cfg.pool)
     belot = [0, 0]
     for seat, _suit in s.belots:
         belot[seat & 1] += 20
     raw = [card_pts[t] + decl[t] + belot[t] + (90 if capot == t else 0) for t in (0, 1)]
     dteam = s.declarer & 1
-    d_fig, f_fig, hang = _settle(ct, s.mult, raw[dteam], raw[1 - dteam])
+    d_fig, f_fig, hang = settle(CONTRACTS[ct], s.mult, raw[dteam], raw[1 - dteam])
     written = [0, 0]
     written[dteam], written[1 - dteam] = d_fig, f_fig
     award = list(written)
@@ -884,7 +948,7 @@ def _finish_deal(s: State) -> None:
     if raw[0] == raw[1]:
         deal_winner = None
         s.hanging = before + hang
-        outcome = "hanging"
+        outcome: Outcome = "hanging"
     else:
         deal_winner = 0 if raw[0] > raw[1] else 1
         hanging_won[deal_winner] = before
@@ -893,7 +957,7 @@ def _finish_deal(s: State) -> None:
         outcome = "made" if raw[dteam] > raw[1 - dteam] else "inside"
     s.scores = (s.scores[0] + award[0], s.scores[1] + award[1])
     last = s.tricks[-1]
-    result = {
+    result: DealResult = {
         "dealer": s.dealer,
         "contract": CONTRACTS[ct],
         "declarer": s.declarer,
@@ -965,19 +1029,8 @@ def winner(state: State) -> int | None:
     return state.winner
 
 
-def deal_results(state: State) -> list[dict]:
-    """The score sheet: one dict per finished deal, all-pass deals included (engine-api.md).
-
-    The dicts are shared with the state: read them, don't change them. Besides the API keys
-    each holds ``card_points`` (per team, last ten included, doubled in No Trumps),
-    ``tricks_won``, ``last_ten`` (team), ``combinations`` (every declared sequence and carré:
-    ``{"seat", "kind", "points", "cards", "scored"}``), ``belots`` (``{"seat", "suit"}``),
-    ``written`` (the deal's own rounded figures, multiplier applied), ``hanging_before``,
-    ``hanging_won`` (hanging points received per team), ``hanging_added`` (points this deal put
-    on hanging), ``winning_team`` (higher raw total, None on a tie or redeal) and
-    ``scores_after``. ``award`` = ``written`` + ``hanging_won``: what the deal added to the
-    match totals.
-    """
+def deal_results(state: State) -> list[DealResult]:
+    """Return the score sheet, one line per finished deal; read the lines, never change them."""
     return list(state.results)
 
 
@@ -985,7 +1038,7 @@ def deal_results(state: State) -> list[dict]:
 # View
 
 
-def _trick_dict(t: tuple[int, ...]) -> dict:
+def _trick_dict(t: tuple[int, ...]) -> Trick:
     return {
         "leader": t[0],
         "cards": [[(t[0] + i) & 3, CARDS[t[1 + i]]] for i in range(4)],
@@ -1001,23 +1054,21 @@ def _trick_seats(s: State) -> list[int]:
     return [(s.leader + i) & 3 for i in range(len(s.trick))]
 
 
-def view(state: State, seat: int | None) -> dict:
-    """What ``seat`` may see now (rules §10); ``seat`` None: a spectator. JSON-safe."""
+def view(state: State, seat: int | None) -> BeloteView:
+    """Return what ``seat`` may see now; ``seat`` None: a spectator."""
     s = state
     ct = s.contract
     contract_name = CONTRACTS[ct] if ct >= 0 else None
-    bid = (
-        {
+    bid: Bid | None = None
+    if contract_name is not None:
+        bid = {
             "contract": contract_name,
             "declarer": s.declarer,
             "multiplier": s.mult,
             "team": s.declarer & 1,
         }
-        if ct >= 0
-        else None
-    )
     own = s.hands[seat] if seat is not None else 0
-    declared = []
+    declared: list[Declared] = []
     for p in range(4):
         if _played_first_card(s, p):
             declared.extend({"seat": p, "kind": combo[0]} for combo in s.plans[p])
@@ -1027,7 +1078,7 @@ def view(state: State, seat: int | None) -> dict:
         "phase": _PHASES[s.phase],
         "deal_no": s.deal_no,
         "dealer": s.dealer,
-        "hand": sort_hand(_codes(own), contract_name) if own else [],
+        "hand": sort_hand(codes(own), contract_name) if own else [],
         "legal": legal_actions(s, seat) if seat is not None else [],
         "hand_sizes": [h.bit_count() for h in s.hands],
         "auction": [[p, call] for p, call in s.calls],
@@ -1085,7 +1136,7 @@ _RESULT_KEYS = (
 )
 
 
-def _pack_result(r: dict) -> list:
+def _pack_result(r: Mapping[str, Any]) -> list:
     if r["outcome"] == "redeal":
         return [r["dealer"], r["hanging_after"], r["scores_after"]]
     packed = dict(r)
@@ -1098,7 +1149,7 @@ def _pack_result(r: dict) -> list:
     return [packed[k] for k in _RESULT_KEYS]
 
 
-def _unpack_result(packed: list) -> dict:
+def _unpack_result(packed: list) -> DealResult:
     if len(packed) == 3:
         return _redeal_result(*packed)
     r = dict(zip(_RESULT_KEYS, packed, strict=True))
@@ -1118,7 +1169,7 @@ def _unpack_result(packed: list) -> dict:
         for seat, kind, points, text, scored in r["combinations"]
     ]
     r["belots"] = [{"seat": seat, "suit": suit} for seat, suit in r["belots"]]
-    return r
+    return cast(DealResult, r)
 
 
 def _cards_text(cards: Sequence[int]) -> str:
@@ -1126,7 +1177,7 @@ def _cards_text(cards: Sequence[int]) -> str:
 
 
 def _text_cards(text: str) -> tuple[int, ...]:
-    return tuple(_INDEX[text[i : i + 2]] for i in range(0, len(text), 2))
+    return tuple(INDEX[text[i : i + 2]] for i in range(0, len(text), 2))
 
 
 def dumps(state: State) -> str:
@@ -1148,7 +1199,7 @@ def dumps(state: State) -> str:
         "results": [_pack_result(r) for r in s.results],
         "phase": s.phase,
         "to_act": s.to_act,
-        "hands": [_cards_text(_codes_idx(h)) for h in s.hands],
+        "hands": [_cards_text(bits(h)) for h in s.hands],
         "stock": _cards_text(s.stock),
         "calls": [[p, c] for p, c in s.calls],
         "contract": s.contract,
@@ -1164,10 +1215,6 @@ def dumps(state: State) -> str:
         "belots": [[p, suit] for p, suit in s.belots],
     }
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def _codes_idx(mask: int) -> list[int]:
-    return [c for c in range(32) if mask >> c & 1]
 
 
 def loads(text: str) -> State:
@@ -1193,7 +1240,7 @@ def loads(text: str) -> State:
     s.results = tuple(_unpack_result(r) for r in data["results"])
     s.phase = data["phase"]
     s.to_act = data["to_act"]
-    s.hands = tuple(_mask([h[i : i + 2] for i in range(0, len(h), 2)]) for h in data["hands"])  # type: ignore[assignment]
+    s.hands = tuple(mask([h[i : i + 2] for i in range(0, len(h), 2)]) for h in data["hands"])  # type: ignore[assignment]
     s.stock = _text_cards(data["stock"])
     s.calls = tuple((p, c) for p, c in data["calls"])
     s.contract = data["contract"]
@@ -1216,7 +1263,7 @@ def loads(text: str) -> State:
                 start[(t[0] + i) & 3] |= 1 << t[1 + i]
         for i, c in enumerate(s.trick):
             start[(s.leader + i) & 3] |= 1 << c
-        s.plans = ((), (), (), ()) if s.contract == _NT else tuple(_best_plan(h) for h in start)
+        s.plans = ((), (), (), ()) if s.contract == NT else tuple(best_plan(h) for h in start)
         eligible = _belot_masks(s.contract, start)
         s.belot_mask = tuple(
             sum(

@@ -1,88 +1,23 @@
-"""Grabush (Грабуш): the rules engine, pure Python (rules: ``shared/rules/grabush.md``).
+"""Grabush (Грабуш): the rules engine.
 
-Public surface (``shared/rules/engine-api.md``): :func:`new_game`, :func:`legal_actions`,
-:func:`apply`, :func:`view`, :func:`dumps`/:func:`loads`, :func:`grant_penalty`, :func:`cut`,
-:class:`IllegalAction` (the shared class from :mod:`games.engines.cards`) and ``state.to_act``.
+Rules: ``shared/rules/grabush.md``; surface: ``shared/rules/engine-api.md`` (the
+:class:`~games.engines.contract.Engine` protocol) plus :func:`grant_penalty` and :func:`cut`. A
+state is never changed once made: :func:`apply` returns a new one. The deal, the random dealer
+and each completed pile's shuffle draw from ``random.Random`` seeded by ``seed`` and a stream
+name, so ``seed`` and the count of completed piles are the whole random state.
 
-Actions
-    ``centre:hand:<card>:<pile>``, ``centre:stock:<pile>``, ``centre:table:<seat>:<slot>:<pile>``
-    (``<pile>`` a centre pile index, oldest first, or ``new`` for an Ace); ``table:<card>:<slot>``
-    (slot 0..3, ends the turn); ``end`` (only with an empty hand); ``penalty:<side>:<card>`` and
-    ``decline:<side>`` (table-talk rights, also outside the holder's turn).
+What the rules leave to the engine:
 
-Randomness
-    The deal shuffle, the random dealer and the shuffle of every completed centre pile use
-    ``random.Random`` seeded from ``seed`` and a stream name (``deal``, ``dealer``, ``pile:<k>``
-    for the k-th completed pile). The state keeps ``seed`` and the count of completed piles, which
-    is the whole RNG state: the same seed and actions give the same states, also after
-    :func:`dumps`/:func:`loads`.
-
-Turn details this engine fixes
-    - A book is drawn only into an empty hand: at once when the last hand card goes to the centre
-      (after a pile that card completes has gone to the supply), otherwise when the turn passes to
-      the player. ``end`` is legal whenever the player on turn has an empty hand (normally the
-      supply is exhausted; it can also happen when he spent his last card on a penalty).
-    - A stock emptied by a centre play wins at once for that side, mid-turn.
-    - Blocked game (a draw), checked whenever the turn passes while the supply is empty: (a) no
-      seat has any centre play (from its hand, its side's stock top or its own and partners' table
-      tops), or (b) the last ``players`` turns in a row were *quiet*: no card went to the centre in
-      them and each ended with the supply empty. A centre play resets the count.
-    - Termination: from every state a bounded run of legal actions ends the game: table cards
-      only, Aces to the centre when a hand holds nothing else, ``end`` with an empty hand. No
-      pile completes, so the supply only shrinks; then the hands drain and a quiet round draws
-      (or a stock empties first). Hands hold at most 5 cards and there are at most 16 centre
-      piles and 32 table piles, so a turn has a bounded number of legal actions and that run
-      has a probability bounded away from 0: random play ends with probability 1. Players who
-      keep cycling cards through the supply on purpose could play for ever, as at a real
-      table; the engine has no move cap (the web layer may offer a draw by agreement).
-
-Table-talk penalty
-    :func:`grant_penalty` gives every seat of the other side one right against ``side``. A right
-    is used (``penalty:<side>:<card>``, a card from the holder's hand goes into that side's stock
-    at position ``floor(face_down / 2)`` counted from the top of the face-down part, so the
-    face-up top stays) or waived (``decline:<side>``). A holder with an empty hand keeps the right
-    (only ``decline`` is legal) until a book gives him cards. Rights lapse when the game ends.
-
-Web layer
-    Seating: either run :func:`cut` and seat the players by its ``seats`` with
-    ``new_game(..., dealer=result["dealer"])``, or let players choose seats and call
-    ``new_game`` without ``dealer`` (drawn at random from the seed). Chat by a seated player of
-    side ``s`` while the game runs on a table with the rule on: ``grant_penalty(state, s)``.
-    Show each seat its ``view``; accept an action from a seat when it is in that view's
-    ``legal`` list (or just call :func:`apply` and show the :class:`IllegalAction` message).
-
-``view(state, seat)`` keys (JSON-safe)
-    - ``seat``: the viewer (None: a spectator); ``side``: the viewer's side (None for spectators)
-    - ``players``, ``dealer``, ``stock_size``, ``table_talk_penalty`` (bool): the options
-    - ``to_act``: the seat on turn, None when over; ``over`` (bool)
-    - ``winner``: the winning side, None while running or after a draw
-    - ``result``: ``"win"``, ``"draw"`` or None while running
-    - ``end_reason``: ``"stock"`` (a stock emptied), ``"stuck"`` (no centre play left anywhere),
-      ``"quiet"`` (a quiet round) or None
-    - ``hand``: the viewer's own cards in the order held ([] for spectators)
-    - ``hand_sizes``: cards in every hand, per seat
-    - ``stocks``: per side ``{"top": code or None, "size": int}`` (only the face-up top shows)
-    - ``centre``: per centre pile (oldest first) its cards bottom to top
-    - ``tables``: per seat its four slots, each a list of cards bottom to top ([] when unused)
-    - ``supply``: cards left in the supply; ``books_left``: ``ceil(supply / 5)``
-    - ``completed``: centre piles completed (and returned to the supply) so far
-    - ``turn``: turns started so far (1 for the first turn)
-    - ``turn_centre_plays``: centre plays made in the current turn
-    - ``quiet_turns``: quiet turns in a row so far (see the blocked game)
-    - ``penalty_rights``: per seat, the rights it holds against the other side (public)
-    - ``legal``: the viewer's legal actions now ([] for spectators)
-    - ``last_events``: public facts of the last action, oldest first (below)
-
-``last_events`` entries: dicts with a ``"kind"``
-    - ``play``: seat, source (``hand``/``stock``/``table``), card, pile (its index after the
-      play; for a table card also ``from_seat`` and ``slot``)
-    - ``table``: seat, card, slot; ``end``: seat
-    - ``completed``: pile (the index it had); it went to the bottom of the supply
-    - ``stock_turned``: side, top (the newly turned card)
-    - ``book``: seat, count; ``turn``: seat (now on turn)
-    - ``rights``: side (the side penalised)
-    - ``penalty``: seat, side (never the card); ``decline``: seat, side
-    - ``win``: side; ``draw``: reason, stocks (the sizes left, side 0 and 1)
+- A book is drawn only into an empty hand: at once when the last hand card goes to the centre
+  (after a pile that card completes has gone to the supply), otherwise when the turn passes to
+  the player. ``end`` is legal whenever the player on turn has an empty hand.
+- A blocked game is checked whenever the turn passes while the supply is empty: a draw when no
+  seat has a centre play (``"stuck"``) or the last ``players`` turns in a row were quiet, with no
+  card to the centre and the supply empty at their end (``"quiet"``).
+- A penalty right of a holder with an empty hand waits (only ``decline`` is legal) until a book
+  gives him cards; rights lapse when the game ends.
+- There is no move cap: random play ends with probability 1, but players who keep cycling cards
+  through the supply on purpose could play for ever, as at a real table.
 """
 
 from __future__ import annotations
@@ -91,14 +26,19 @@ import json
 import random
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
 from .cards import SUITS, IllegalAction, gettext_noop, shuffled
 
 __all__ = [
     "RANKS",
+    "EndReason",
+    "Event",
+    "EventKind",
+    "GrabushView",
     "IllegalAction",
     "State",
+    "Stock",
     "apply",
     "cut",
     "dumps",
@@ -109,6 +49,85 @@ __all__ = [
     "new_game",
     "view",
 ]
+
+EndReason = Literal["stock", "stuck", "quiet"]
+EventKind = Literal[
+    "play",
+    "table",
+    "end",
+    "turn",
+    "book",
+    "completed",
+    "stock_turned",
+    "rights",
+    "penalty",
+    "decline",
+    "win",
+    "draw",
+]
+
+
+class Event(TypedDict, total=False):
+    """A public fact of the last action. Its keys besides ``kind``, by kind:
+
+    ``play``: seat, source, card, pile (its index after the play), and for a table card
+    from_seat and slot; ``table``: seat, card, slot; ``end``, ``turn``: seat; ``book``: seat,
+    count; ``completed``: pile (the index it had; its cards went under the supply);
+    ``stock_turned``: side, top (the new face-up card); ``rights``: side (the side penalised);
+    ``penalty``, ``decline``: seat, side (never the card); ``win``: side; ``draw``: reason,
+    stocks (the sizes left, side 0 and 1).
+    """
+
+    kind: Required[EventKind]
+    seat: int
+    source: Literal["hand", "stock", "table"]
+    card: str
+    pile: int
+    from_seat: int
+    slot: int
+    side: int
+    top: str
+    count: int
+    reason: EndReason
+    stocks: list[int]
+
+
+class Stock(TypedDict):
+    """A side's stock as everyone sees it."""
+
+    top: str | None  # the face-up top; None when empty
+    size: int
+
+
+class GrabushView(TypedDict):
+    """What one seat (None: a spectator) may see (rules §5)."""
+
+    seat: int | None
+    side: int | None
+    players: int
+    dealer: int
+    stock_size: int
+    table_talk_penalty: bool
+    to_act: int | None  # None once over
+    over: bool
+    winner: int | None  # the winning side; None while running or after a draw
+    result: Literal["win", "draw"] | None  # None while running
+    end_reason: EndReason | None
+    hand: list[str]  # own cards in the order held; [] for a spectator
+    hand_sizes: list[int]  # per seat
+    stocks: list[Stock]  # per side
+    centre: list[list[str]]  # per pile, oldest first: its cards bottom to top
+    tables: list[list[list[str]]]  # per seat its four slots, each bottom to top ([] unused)
+    supply: int  # cards left in the supply
+    books_left: int  # ceil(supply / 5)
+    completed: int  # centre piles completed and returned to the supply so far
+    turn: int  # turns started so far (1 during the first)
+    turn_centre_plays: int  # centre plays made in the current turn
+    quiet_turns: int  # quiet turns in a row so far
+    penalty_rights: list[int]  # per seat, the rights it holds against the other side
+    legal: list[str]  # own legal actions now; [] for a spectator
+    last_events: list[Event]  # what the last action did, oldest first
+
 
 RANKS = "A23456789TJQK"
 RANK = {r: i + 1 for i, r in enumerate(RANKS)}  # centre value: A=1 .. K=13
@@ -179,13 +198,13 @@ class State:
     to_act: int | None
     over: bool
     winner: int | None
-    end_reason: str | None
+    end_reason: EndReason | None
     turn: int
     turn_plays: int
     quiet: int
     completed: int
     rights: list[int]
-    events: list[dict[str, Any]]
+    events: list[Event]
     cache: list[str] | None  # the on-turn seat's actions; not serialised
 
     def _copy(self) -> State:
@@ -535,7 +554,7 @@ def _apply_centre(state: State, seat: int, parts: list[str], action: str) -> Sta
         s = state._copy()
         hand = s.hands[seat] = state.hands[seat][:]
         hand.remove(card)
-        event: dict[str, Any] = {"kind": "play", "seat": seat, "source": "hand", "card": card}
+        event: Event = {"kind": "play", "seat": seat, "source": "hand", "card": card}
     elif source == "stock" and len(parts) == 3:
         stock = state.stocks[side]
         card = stock[-1]
@@ -698,7 +717,7 @@ def _draw(s: State, seat: int) -> None:
         s.events.append({"kind": "book", "seat": seat, "count": len(s.hands[seat])})
 
 
-def _finish(s: State, winner: int | None, reason: str) -> None:
+def _finish(s: State, winner: int | None, reason: EndReason) -> None:
     s.over = True
     s.winner = winner
     s.end_reason = reason
@@ -750,8 +769,8 @@ def _pass_turn(s: State) -> None:
 # --- views and serialisation --------------------------------------------------------------
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
-    """What ``seat`` may see (rules §5); ``seat=None`` is a spectator. JSON-safe."""
+def view(state: State, seat: int | None) -> GrabushView:
+    """Return what ``seat`` may see; ``seat`` None: a spectator."""
     if seat is not None:
         seat = _check_seat(state, seat)
     n = state.n
@@ -786,7 +805,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "quiet_turns": state.quiet,
         "penalty_rights": list(state.rights),
         "legal": [] if seat is None else legal_actions(state, seat),
-        "last_events": [dict(e) for e in state.events],
+        "last_events": [e.copy() for e in state.events],
     }
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from games.bots import belote as bots
-from games.engines import belote
+from games.engines import belote, belote_cards
 from tests.engines import belote_helpers
 
 LEVELS = ("easy", "normal", "hard")
@@ -209,7 +209,7 @@ def test_sampler_respects_voids_and_declarations() -> None:
     rng = random.Random(2)
     for _ in range(200):
         sample = cons.sample(rng)
-        assert sample[0] == bots._mask(v["hand"])
+        assert sample[0] == belote_cards.mask(v["hand"])
         assert not sample[3] & diamonds
         # Seat 3 trumped while an opponent was winning: any card is possible for him, but he
         # is void in diamonds; his start hand must hold exactly his declared quarte.
@@ -229,7 +229,7 @@ def test_knowledge_infers_no_higher_trump() -> None:
     state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
     state = play(state, "S", "pass", "pass", "pass", "7S", "JS", "8S")
     k = bots.knowledge_from_view(me(state))
-    assert k.gone == bots._mask(["7S", "JS", "8S"])
+    assert k.gone == belote_cards.mask(["7S", "JS", "8S"])
     state = play(state, "9S")  # seat 0 completes the trick; seat 2 won it and leads
     state = play(state, "7D", "AD", "TS")  # seat 0 is void in ♦ and trumps the opponent's ace
     k = bots.knowledge_from_view(me(state))
@@ -256,13 +256,13 @@ def test_hard_stops_early_when_the_candidates_are_equivalent(
     v = all_trumps_hand()
     assert v["seat"] == 0 and len(v["legal"]) == 8
     rollouts = []
-    rollout = bots._rollout
+    rollout = bots.rollout
 
     def counting(*args: Any) -> float:
         rollouts.append(args[4])
         return rollout(*args)
 
-    monkeypatch.setattr(bots, "_rollout", counting)
+    monkeypatch.setattr(bots, "rollout", counting)
     started = time.perf_counter()
     assert bots.choose_hard(v, random.Random(0), 1.0) in v["legal"]
     elapsed = time.perf_counter() - started
@@ -285,7 +285,7 @@ def test_hard_clear_compares_the_paired_differences() -> None:
 
     def clear(values: dict[int, list[float]]) -> bool:
         totals = {c: sum(v) for c, v in values.items()}
-        return bots._clear(list(values), totals, pairs_of(values), len(values[0]))
+        return bots.is_clear(list(values), totals, pairs_of(values), len(values[0]))
 
     rng = random.Random(1)
     noise = [rng.gauss(0, 30) for _ in range(16)]
@@ -329,15 +329,3 @@ def test_play_match_with_hard_seats() -> None:
     result = bots.play_match(["hard", "easy", "hard", "easy"], 4, 0.005, target=21)
     assert result["winner"] in (0, 1)
     assert result["times"]["hard"]
-
-
-def test_bench_summarises_matches() -> None:
-    from games.bots import belote_bench as bench
-
-    low, high = bench.wilson(90, 100)
-    assert 0.82 < low < 0.9 < high < 0.95
-    result = bench.bench_belote(2, 0.005, 1, hard_matches=1, target=21, seed=3)
-    assert result["pairings"]["normal-vs-easy"]["matches"] == 2
-    assert result["pairings"]["hard-vs-normal"]["matches"] == 1
-    assert set(result["times"]) == {"easy", "normal", "hard"}
-    assert "normal-vs-easy" in bench.format(result)

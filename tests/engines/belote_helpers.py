@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 
@@ -44,3 +45,12 @@ def biased_choice(rng: random.Random, legal: list[str]) -> str:
     if "pass" in legal and rng.random() < 0.6:
         return "pass"
     return rng.choice(legal)
+
+
+def edited(state: belote.State, **fields: object) -> belote.State:
+    """``state`` with some fields of its ``dumps`` record replaced, rebuilt by ``loads``."""
+    data = json.loads(belote.dumps(state))
+    unknown = set(fields) - set(data)
+    assert not unknown, unknown
+    data.update(fields)
+    return belote.loads(json.dumps(data))

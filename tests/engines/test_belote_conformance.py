@@ -12,7 +12,7 @@ from collections import Counter
 from functools import cache
 from pathlib import Path
 
-from games.engines import belote
+from games.engines import belote, belote_cards
 
 CONTRACT = {
     "Clubs": "C",
@@ -37,10 +37,6 @@ def code(suit: str, rank: int) -> str:
     return RANK[rank] + suit
 
 
-def idx(suit: str, rank: int) -> int:
-    return belote.CARDS.index(code(suit, rank))
-
-
 def test_vector_counts() -> None:
     data = golden()
     assert len(data["validcards"]) == 2000
@@ -51,18 +47,13 @@ def test_vector_counts() -> None:
 def test_valid_cards_all_2000() -> None:
     failures = []
     for n, case in enumerate(golden()["validcards"]):
-        ct = belote.CONTRACTS.index(CONTRACT[case["contract"]])
-        hand = [idx(s, r) for s, r in case["hand"]]
-        trick = tuple(idx(s, r) for _seat, s, r in case["trick"])
+        hand = [code(s, r) for s, r in case["hand"]]
+        trick = [code(s, r) for _seat, s, r in case["trick"]]
         if case["trick"]:
             # The player to move sits right after the last card of the trick.
             assert (case["trick"][-1][0] % 4) + 1 == case["seat"]
-        mask = 0
-        for c in hand:
-            mask |= 1 << c
-        win_pos = belote._trick_winner(trick, ct)
-        legal = belote._legal_mask(mask, trick, ct, win_pos)
-        got = sorted(i for i, c in enumerate(hand) if legal >> c & 1)
+        legal = belote.legal_cards(CONTRACT[case["contract"]], hand, trick)
+        got = sorted(hand.index(c) for c in legal)
         if got != sorted(case["legal"]):
             failures.append((n, case, got))
     assert not failures, failures[:5]
@@ -74,7 +65,7 @@ def test_valid_cards_through_a_real_state() -> None:
     for n, case in enumerate(golden()["validcards"][:400]):
         seat = case["seat"] - 1
         hand = [code(s, r) for s, r in case["hand"]]
-        state = belote._position(
+        state = belote.position(
             CONTRACT[case["contract"]],
             seat,
             hand,
@@ -100,9 +91,7 @@ def describe(plan: tuple) -> Counter:
 def test_announces_all_500() -> None:
     failures = []
     for n, case in enumerate(golden()["announces"]):
-        mask = 0
-        for s, r in case["hand"]:
-            mask |= 1 << idx(s, r)
+        mask = belote_cards.mask([code(s, r) for s, r in case["hand"]])
         d = case["desc"]
         want: Counter = Counter()
         for kind, slots in (
@@ -114,7 +103,7 @@ def test_announces_all_500() -> None:
             for rank in slots:
                 if rank:
                     want[kind, rank] += 1
-        got = describe(belote._best_plan(mask))
+        got = describe(belote.best_plan(mask))
         if got != want:
             failures.append((n, case, got))
     assert not failures, failures[:5]

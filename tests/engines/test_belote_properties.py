@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines import belote
+from games.engines import belote, belote_cards
 
 from .belote_helpers import biased_choice
 
@@ -136,8 +136,10 @@ def check_result(r: dict, previous_hanging: int) -> None:
         assert written[d] == 0 and written[f] == round_total(total)
     else:
         assert written[d] == 0 and abs(written[f] * 10 - raw_f) < 10
-        # The declarers' share rounds up: 10 * share - raw in 0..9.
-        assert 0 <= r["hanging_added"] * 10 - raw_d < 10
+        # The declarers' share rounds to a neighbouring ten, as the team with fewer points: like
+        # the defenders' equal total, or one ten higher at the halfway point.
+        assert abs(r["hanging_added"] * 10 - raw_d) < 10
+        assert r["hanging_added"] - written[f] in (0, 1)
     if raw_d == raw_f:
         assert r["winning_team"] is None and r["hanging_won"] == [0, 0]
         assert r["hanging_after"] == previous_hanging + r["hanging_added"]
@@ -221,7 +223,7 @@ def test_round_trip_and_hidden_information_at_every_step(opts: dict) -> None:
 
 
 def check_views(state: belote.State) -> None:
-    hands = [set(belote._codes(h)) for h in state.hands]
+    hands = [set(belote_cards.codes(h)) for h in state.hands]
     for seat in (None, 0, 1, 2, 3):
         v = belote.view(state, seat)
         text = json.dumps(v)

@@ -9,10 +9,10 @@ from functools import cache
 
 import pytest
 
-from games.engines import belote, cards
+from games.engines import belote, belote_cards, cards
 from games.engines.belote import IllegalAction
 
-from .belote_helpers import biased_choice, calls, play_deal, stack
+from .belote_helpers import biased_choice, calls, edited, play_deal, stack
 
 # Hands with no run and no carré outside the suit seat 0 gets (used by the capot deals).
 NO_RUNS = {
@@ -38,14 +38,11 @@ def raises(state: belote.State, seat: int, action: str) -> IllegalAction:
 
 
 def position_legal(contract: str, seat: int, hand: list[str], trick: list) -> list[str]:
-    return belote.legal_actions(belote._position(contract, seat, hand, trick), seat)
+    return belote.legal_actions(belote.position(contract, seat, hand, trick), seat)
 
 
 def with_scores(state: belote.State, scores: tuple[int, int], hanging: int = 0) -> belote.State:
-    s = state._copy()
-    s.scores = scores
-    s.hanging = hanging
-    return s
+    return edited(state, scores=list(scores), hanging=hanging)
 
 
 def bid_spades(legal: list[str]) -> str:
@@ -298,7 +295,7 @@ def test_turn_and_action_errors() -> None:
 def test_example_void_must_not_trump_when_following_is_possible() -> None:
     # [Suit ♥, E leads A♠, N holds 7♠ K♠ J♥ → legal 7♠ K♠.] Seats: S 0, E 1, N 2, W 3.
     assert position_legal("H", 2, ["7S", "KS", "JH"], [(1, "AS")]) == ["7S", "KS"]
-    state = belote._position("H", 2, ["7S", "KS", "JH"], [(1, "AS")])
+    state = belote.position("H", 2, ["7S", "KS", "JH"], [(1, "AS")])
     assert str(raises(state, 2, "JH")) == "You must follow spades"
 
 
@@ -306,7 +303,7 @@ def test_example_must_over_trump_an_opponent() -> None:
     # [♥, trick 7♣ K♣ 9♥ (an opponent trumped), S holds J♥ 8♥ 7♦ → only J♥.]
     trick = [(1, "7C"), (2, "KC"), (3, "9H")]
     assert position_legal("H", 0, ["JH", "8H", "7D"], trick) == ["JH"]
-    state = belote._position("H", 0, ["JH", "8H", "7D"], trick)
+    state = belote.position("H", 0, ["JH", "8H", "7D"], trick)
     assert str(raises(state, 0, "8H")) == "You must over-trump with a higher trump"
     assert str(raises(state, 0, "7D")) == "You must over-trump with a higher trump"
 
@@ -320,7 +317,7 @@ def test_example_all_trumps_must_go_higher() -> None:
     # [All Trumps, N leads 9♦, W 7♦, S holds J♦ A♦ 8♦ 7♣ → only J♦.]
     trick = [(2, "9D"), (3, "7D")]
     assert position_legal("AT", 0, ["JD", "AD", "8D", "7C"], trick) == ["JD"]
-    state = belote._position("AT", 0, ["JD", "AD", "8D", "7C"], trick)
+    state = belote.position("AT", 0, ["JD", "AD", "8D", "7C"], trick)
     assert str(raises(state, 0, "AD")) == "You must play a higher trump"
     assert str(raises(state, 0, "7C")) == "You must follow diamonds"
 
@@ -347,7 +344,7 @@ def test_void_partner_winning_any_card() -> None:
 
 def test_void_opponent_winning_no_trump_in_trick_must_trump() -> None:
     assert position_legal("H", 0, ["7H", "8D"], [(1, "AC")]) == ["7H"]
-    state = belote._position("H", 0, ["7H", "8D"], [(1, "AC")])
+    state = belote.position("H", 0, ["7H", "8D"], [(1, "AC")])
     assert str(raises(state, 0, "8D")) == "You must play a trump"
 
 
@@ -365,11 +362,21 @@ def test_void_in_no_trumps_and_all_trumps_any_card(contract: str) -> None:
     assert position_legal(contract, 0, ["7H", "8D"], [(1, "AC")]) == ["8D", "7H"]
 
 
+def test_position_fixes_other_hands_and_refuses_impossible_ones() -> None:
+    state = belote.position("H", 0, ["KH", "7C"], [(3, "AS")], others={2: ["QH", "7D"]})
+    assert belote.view(state, 2)["hand"] == ["7D", "QH"]
+    assert belote.view(state, 0)["hand_sizes"] == [2, 2, 2, 1]
+    with pytest.raises(ValueError):
+        belote.position("H", 0, ["KH"], others={2: ["KH"]})
+    with pytest.raises(ValueError):
+        belote.position("H", 0, ["KH"], others={2: ["QH", "7D"]})
+
+
 # ---------------------------------------------------------------------------- trick winner
 
 
 def finish_trick(contract: str, trick: list, card: str) -> int:
-    state = belote._position(contract, 0, [card], trick)
+    state = belote.position(contract, 0, [card], trick)
     state = belote.apply(state, 0, card)
     return belote.view(state, None)["last_trick"]["winner"]
 
@@ -391,7 +398,7 @@ def test_all_trumps_led_suit_in_trump_order_wins() -> None:
 
 
 def test_winner_leads_next_trick() -> None:
-    state = belote._position("H", 0, ["8C", "9C"], [(1, "AC"), (2, "7H"), (3, "JC")])
+    state = belote.position("H", 0, ["8C", "9C"], [(1, "AC"), (2, "7H"), (3, "JC")])
     state = belote.apply(state, 0, "8C")
     assert state.to_act == 2 and belote.view(state, None)["leader"] == 2
 
@@ -419,8 +426,8 @@ def test_sort_hand_for_display() -> None:
 
 
 def plan(cards_: list[str]) -> list[tuple[str, int, list[str]]]:
-    mask = belote._mask(cards_)
-    return [(k, p, belote._codes(m)) for k, p, m, _key, _c in belote._best_plan(mask)]
+    mask = belote_cards.mask(cards_)
+    return [(k, p, belote_cards.codes(m)) for k, p, m, _key, _c in belote.best_plan(mask)]
 
 
 def test_example_carre_of_nines_beats_tierce_sharing_a_card() -> None:
@@ -468,11 +475,11 @@ def test_no_wrap_around() -> None:
 
 
 def plans(hands: dict[int, list[str]]) -> list:
-    return [belote._best_plan(belote._mask(hands.get(s, []))) for s in range(4)]
+    return [belote.best_plan(belote_cards.mask(hands.get(s, []))) for s in range(4)]
 
 
 def test_longer_sequence_wins_and_team_scores_all_its_sequences() -> None:
-    points, flags = belote._scoring_declarations(
+    points, flags = belote.score_declarations(
         plans({0: ["7C", "8C", "9C", "TC"], 2: ["7D", "8D", "9D"], 1: ["QS", "KS", "AS"]}),
         pool=False,
     )
@@ -481,14 +488,14 @@ def test_longer_sequence_wins_and_team_scores_all_its_sequences() -> None:
 
 
 def test_equal_length_higher_top_wins() -> None:
-    points, _ = belote._scoring_declarations(
+    points, _ = belote.score_declarations(
         plans({0: ["7C", "8C", "9C"], 1: ["9S", "TS", "JS"], 3: ["7D", "8D", "9D"]}), pool=False
     )
     assert points == [0, 40]
 
 
 def test_equal_best_sequences_cancel_every_sequence() -> None:
-    points, flags = belote._scoring_declarations(
+    points, flags = belote.score_declarations(
         plans({0: ["9H", "TH", "JH", "7C", "8C", "9C"], 1: ["9S", "TS", "JS"]}), pool=False
     )
     assert points == [0, 0]
@@ -499,11 +506,11 @@ def test_carres_compare_in_their_own_order() -> None:
     # J > 9 > A > 10 > K > Q; only the team with the best carré scores carrés (all of its own).
     order = ["J", "9", "A", "T", "K", "Q"]
     for hi, lo in itertools.pairwise(order):
-        points, _ = belote._scoring_declarations(
+        points, _ = belote.score_declarations(
             plans({0: [lo + s for s in "CDHS"], 1: [hi + s for s in "CDHS"]}), pool=False
         )
         assert points[0] == 0 and points[1] > 0, (hi, lo)
-    points, _ = belote._scoring_declarations(
+    points, _ = belote.score_declarations(
         plans(
             {0: ["AC", "AD", "AH", "AS"], 2: ["QC", "QD", "QH", "QS"], 1: ["TC", "TD", "TH", "TS"]}
         ),
@@ -513,7 +520,7 @@ def test_carres_compare_in_their_own_order() -> None:
 
 
 def test_sequences_and_carres_compete_separately() -> None:
-    points, _ = belote._scoring_declarations(
+    points, _ = belote.score_declarations(
         plans(
             {0: ["KC", "KD", "KH", "KS"], 1: ["7H", "8H", "9H", "TH", "JH"], 3: ["7S", "8S", "9S"]}
         ),
@@ -524,20 +531,20 @@ def test_sequences_and_carres_compete_separately() -> None:
 
 def test_pool_mode_highest_single_declaration_takes_everything() -> None:
     hands = {0: ["QC", "QD", "QH", "QS", "7C", "8C", "9C"], 1: ["7S", "8S", "9S", "TS", "JS"]}
-    points, _ = belote._scoring_declarations(plans(hands), pool=True)
+    points, _ = belote.score_declarations(plans(hands), pool=True)
     assert points == [120, 0]  # equal value 100: the carré beats the quinte
-    points, _ = belote._scoring_declarations(plans(hands), pool=False)
+    points, _ = belote.score_declarations(plans(hands), pool=False)
     assert points == [100, 100]
     hands = {0: ["9C", "9D", "9H", "9S"], 1: ["AC", "AD", "AH", "AS"], 3: ["TS", "JS", "QS", "KS"]}
-    points, _ = belote._scoring_declarations(plans(hands), pool=True)
+    points, _ = belote.score_declarations(plans(hands), pool=True)
     assert points == [150, 0]
-    points, _ = belote._scoring_declarations(plans(hands), pool=False)
+    points, _ = belote.score_declarations(plans(hands), pool=False)
     assert points == [150, 50]
 
 
 def test_pool_mode_exact_tie_cancels_all() -> None:
     hands = {0: ["9H", "TH", "JH", "QC", "QD", "KC"], 1: ["9S", "TS", "JS"], 2: ["7D", "8D", "9D"]}
-    points, _ = belote._scoring_declarations(plans(hands), pool=True)
+    points, _ = belote.score_declarations(plans(hands), pool=True)
     assert points == [0, 0]
 
 
@@ -591,47 +598,48 @@ def test_no_declarations_and_no_belot_in_no_trumps() -> None:
 
 
 def test_belot_in_suit_contract_counts_once() -> None:
-    state = belote._position("H", 0, ["KH", "QH", "7C"], [])
+    state = belote.position("H", 0, ["KH", "QH", "7C"], [])
     state = belote.apply(state, 0, "QH")
     assert belote.view(state, None)["belots"] == [{"seat": 0, "suit": "H"}]
-    state = belote._position("H", 0, ["KH", "7C"], [])
+    state = belote.position("H", 0, ["KH", "7C"], [])
     state = belote.apply(state, 0, "KH")
     assert belote.view(state, None)["belots"] == []  # one card alone is no belot
 
 
 def test_belot_as_trump_on_a_plain_lead() -> None:
-    state = belote._position("H", 0, ["KH", "QH", "7S"], [(1, "AC")])
+    state = belote.position("H", 0, ["KH", "QH", "7S"], [(1, "AC")])
     state = belote.apply(state, 0, "KH")
     assert state.belots == ((0, 2),)
 
 
 def test_belot_in_all_trumps_every_suit_lead_or_follow_only() -> None:
-    led = belote.apply(belote._position("AT", 0, ["KD", "QD", "7S"], []), 0, "KD")
+    led = belote.apply(belote.position("AT", 0, ["KD", "QD", "7S"], []), 0, "KD")
     assert led.belots == ((0, 1),)
-    followed = belote.apply(belote._position("AT", 0, ["KD", "QD"], [(1, "7D")]), 0, "QD")
+    followed = belote.apply(belote.position("AT", 0, ["KD", "QD"], [(1, "7D")]), 0, "QD")
     assert followed.belots == ((0, 1),)
-    discarded = belote.apply(belote._position("AT", 0, ["KD", "QD", "7S"], [(1, "7C")]), 0, "KD")
+    discarded = belote.apply(belote.position("AT", 0, ["KD", "QD", "7S"], [(1, "7C")]), 0, "KD")
     assert discarded.belots == ()
     # The second card, later led, does not announce it either.
-    s = discarded._copy()
-    s.trick, s.to_act, s.leader, s.win_pos = (), 0, 0, 0
-    s._legal = None
+    s = edited(discarded, trick="", to_act=0, leader=0, win_pos=0)
     assert belote.apply(s, 0, "QD").belots == ()
 
 
 def test_no_belot_in_a_plain_suit_or_split_between_partners() -> None:
-    plain = belote.apply(belote._position("H", 0, ["KD", "QD"], []), 0, "KD")
+    plain = belote.apply(belote.position("H", 0, ["KD", "QD"], []), 0, "KD")
     assert plain.belots == ()
-    split = [belote._mask(["KH", "7C"]), 0, belote._mask(["QH", "7D"]), 0]
-    assert belote._belot_masks(H, split) == (0, 0, 0, 0)
-    together = [belote._mask(["KH", "QH"]), 0, 0, 0]
-    assert belote._belot_masks(H, together)[0] != 0
-    assert belote._belot_masks(NT, together) == (0, 0, 0, 0)
+    split = belote.position("H", 0, ["KH", "7C"], others={2: ["QH", "7D"]})
+    split = belote.apply(split, 0, "KH")
+    split = calls(split, belote.legal_actions(split, 1)[0], "QH")
+    assert split.belots == ()
+    together = belote.apply(belote.position("H", 0, ["KH", "QH"]), 0, "KH")
+    assert together.belots == ((0, 2),)
+    no_trumps = belote.apply(belote.position("NT", 0, ["KH", "QH"]), 0, "KH")
+    assert no_trumps.belots == ()
 
 
 # ---------------------------------------------------------------------------- rounding and settling
 
-H, NT, AT, C = 2, 4, 5, 0
+H, NT, AT, C = "H", "NT", "AT", "C"
 
 
 @pytest.mark.parametrize(
@@ -651,25 +659,29 @@ H, NT, AT, C = 2, 4, 5, 0
         (NT, 0, 350, (0, 35, 0)),
         (AT, 0, 258, (0, 26, 0)),
         (AT, 0, 348, (0, 35, 0)),
+        (H, 81, 81, (0, 8, 8)),  # [suit 81-81 → defenders 8, 8 hang]
         (H, 106, 106, (0, 10, 11)),  # [suit 106-106 → defenders 10, 11 hang]
         (AT, 154, 154, (0, 15, 16)),  # [All Trumps 154-154 → 15, 16 hang]
-        (H, 101, 101, (0, 10, 11)),  # the declarers' share rounds up, even r = 1
+        (AT, 131, 131, (0, 13, 13)),  # [All Trumps 131-131 → 13, 13 hang]
+        (NT, 136, 136, (0, 14, 14)),  # [No Trumps 136-136 → 14, 14 hang]
+        (H, 101, 101, (0, 10, 10)),  # the declarers' share is not a ceiling
+        (H, 87, 87, (0, 9, 9)),  # r = 7 rounds up for either team
         (AT, 149, 149, (0, 15, 15)),
         (H, 90, 72, (32, 0, 0)),  # contra: [♥ x2, 90-72 → 32-0]
         (AT, 100, 228, (0, 132, 0)),  # recontra: [All Trumps x4, 100-228 → 0-132]
         (C, 91, 91, (0, 0, 36)),  # [♣ x2, 91-91 → 0-0, 36 hang]
     ],
 )
-def test_settle_examples(contract: int, declarers: int, defenders: int, expected: tuple) -> None:
+def test_settle_examples(contract: str, declarers: int, defenders: int, expected: tuple) -> None:
     multiplier = {(H, 90, 72): 2, (AT, 100, 228): 4, (C, 91, 91): 2}.get(
         (contract, declarers, defenders), 1
     )
-    assert belote._settle(contract, multiplier, declarers, defenders) == expected
+    assert belote.settle(contract, multiplier, declarers, defenders) == expected
 
 
 def test_contra_goes_to_the_team_with_more_points_whoever_declared() -> None:
-    assert belote._settle(H, 2, 72, 90) == (0, 32, 0)
-    assert belote._settle(H, 4, 90, 72) == (64, 0, 0)
+    assert belote.settle(H, 2, 72, 90) == (0, 32, 0)
+    assert belote.settle(H, 4, 90, 72) == (64, 0, 0)
 
 
 # ---------------------------------------------------------------------------- whole deals
@@ -747,10 +759,10 @@ def test_tied_deal_hangs_the_declarers_points() -> None:
     r = belote.deal_results(after)[-1]
     d = r["declarer"] % 2
     assert r["raw"][0] == r["raw"][1]
-    ct = belote.CONTRACTS.index(r["contract"])
+    _nothing, defenders, hang = belote.settle(r["contract"], 1, r["raw"][d], r["raw"][1 - d])
     assert r["award"][d] == 0
-    assert r["award"][1 - d] == belote._round_team(ct, r["raw"][1 - d], False)
-    assert r["hanging_after"] == after.hanging == -(-r["raw"][d] // 10) > 0
+    assert r["award"][1 - d] == defenders
+    assert r["hanging_after"] == after.hanging == hang > 0
 
 
 def test_hanging_points_survive_all_pass_and_go_to_next_deal_winner() -> None:
@@ -836,9 +848,7 @@ def test_match_may_end_while_points_hang_unless_the_option_says_no() -> None:
     before = with_scores(belote.loads(text), (300, 10))
     over = belote.apply(before, before.to_act, card)
     assert belote.winner(over) == 0 and over.hanging > 0
-    patient = before._copy()
-    cfg = before.cfg
-    patient.cfg = belote._Config(cfg.seed, cfg.target, cfg.pool, False, cfg.decks)
+    patient = edited(before, finish_with_hanging=False)
     going_on = belote.apply(patient, patient.to_act, card)
     assert belote.winner(going_on) is None and going_on.hanging > 0
     assert belote.view(going_on, None)["options"]["finish_with_hanging"] is False
