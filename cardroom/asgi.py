@@ -29,11 +29,7 @@ application = ProtocolTypeRouter(
     }
 )
 
-# A server process holds hundreds of thousands of long-lived objects (each connection's consumer,
-# protocol and session), and with CPython's default collector thresholds (700, 10, 10) it scanned
-# them all every few seconds under load: full collections of 300-400 ms with 1,600 sockets, the
-# whole tail of the move latency (`manage.py loadtest`, 400 tables: p95 140-490 ms with the
-# defaults, 20-40 ms with these). What was built while starting is frozen out of the scans and
-# the young generation is collected less often; cyclic garbage is still collected, later.
+# Connections keep many long-lived objects: freeze what start-up built and collect less often,
+# so the collector does not rescan them all and stall every socket (docs/benchmarks.md).
 gc.freeze()
 gc.set_threshold(50_000, 20, 20)

@@ -1,22 +1,20 @@
 """The channel layers: in memory when no ``REDIS_URL`` is set (one server process), else Redis.
 
 Channels' own in-memory layer sweeps every channel and every group for expired entries on each
-``receive`` and ``group_send``: work proportional to the number of open sockets for every
-message, which with a few hundred sockets was a tenth of the server's event loop
-(``manage.py loadtest``). This layer sweeps at most once per :attr:`sweep_interval` seconds
-instead; a message may then outlive its expiry (60 s by default) by up to that interval. It
-also delivers a group message to its members one after the other (Channels starts a task per
-member and waits for them with ``as_completed``, though a send never waits), builds a queue
-only for a channel that has none, and copies a message of plain values with ``dict()``
-rather than ``deepcopy`` (each receiver still gets its own copy).
+``receive`` and ``group_send``: work that grows with the open sockets, for every message. This
+layer sweeps at most once per :attr:`sweep_interval` seconds instead; a message may then
+outlive its expiry by up to that interval. It also delivers a group message to its members one
+after the other (Channels starts a task per member and waits for them with ``as_completed``,
+though a send never waits), builds a queue only for a channel that has none, and copies a
+message of plain values with ``dict()`` rather than ``deepcopy`` (each receiver still gets its
+own copy).
 
 channels-redis gives each process a pool of Redis connections that refuses a command once
 ``max_connections`` are busy (redis-py's plain pool raises ``MaxConnectionsError``). A burst of
-more sockets than that leaving or joining at once (1,200 per process closing together in
-``manage.py loadtest --servers 2``) then loses group changes and connections. This layer's pool
-makes such a command wait for a free connection instead. (redis-py's ``BlockingConnectionPool``
-does that too, but takes a lock and a timeout for every command: 0.1 to 0.2 ms more per move of
-the bare fan-out, measured; this pool pays only when every connection is busy.)
+more sockets than that leaving or joining at once then loses group changes and connections.
+This layer's pool makes such a command wait for a free connection instead. (redis-py's
+``BlockingConnectionPool`` does that too, but takes a lock and a timeout for every command;
+this pool pays only when every connection is busy.)
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ class WebsocketSessionMiddleware(SessionMiddleware):
 
     The wrapper saves a modified session only when it sends ``http.response.start``, which a
     websocket never sends, and yet it looks at the session (modified? empty?) for every frame
-    sent: about 2% of a move's CPU at load (``manage.py loadtest``, py-spy). The session is
-    read as before (``scope["session"]``, for ``AuthMiddleware``); our consumers never change it.
+    sent. The session is still read (``scope["session"]``, for ``AuthMiddleware``); our
+    consumers never change it.
     """
 
     async def __call__(self, scope, receive, send):

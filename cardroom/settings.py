@@ -145,8 +145,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    # Connections persist like PostgreSQL's (DB_CONN_MAX_AGE): opening a SQLite file and
-    # running the pragmas cost ~5 ms, paid on every websocket event when they did not.
+    # Connections persist like PostgreSQL's (DB_CONN_MAX_AGE): otherwise every websocket event
+    # would open the SQLite file and run the pragmas again.
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -156,7 +156,7 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             # channels-redis with a pool that waits when all its connections are busy; hundreds of
-            # sockets joining their groups at once need many (measured by `manage.py loadtest`).
+            # sockets joining their groups at once need many.
             "BACKEND": "cardroom.layers.RedisChannelLayer",
             "CONFIG": {
                 "hosts": [

@@ -9,7 +9,6 @@ in the order they were queued, and each caller gets its own result or exception 
 in the caller's language (the one thing of a caller's context that these calls read: a
 connection renders in its page's language). A caller still awaits its own result before it
 handles its next message, so each connection's frames keep their order.
-(``manage.py loadtest``, 400 tables: 3.6 → 3.5 ms of CPU per move, p99 110 → 28 ms.)
 """
 
 from __future__ import annotations

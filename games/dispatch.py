@@ -12,7 +12,7 @@ table's driver):
   ``asyncio.wait``: a task, a waiter and callbacks added to and removed from both sources'
   tasks, four turns of the event loop per message. :func:`dispatch_from` keeps one task per
   source for the consumer's life, handing each message over through a one-place queue: two
-  turns, the same order per source, and as before at most one message taken from each source
+  turns, the same order per source, and as in Channels at most one message taken from each source
   ahead of the one being handled.
 """
 

@@ -206,8 +206,8 @@ def _save(
 
 
 # A move's two statements, written out: through the ORM (``QuerySet.update``, ``create``) they
-# cost four times the CPU, a sixth of a whole move's (`manage.py loadtest`, py-spy). Values are
-# prepared by the model fields, as the ORM would; the SQL is the same on SQLite and PostgreSQL.
+# cost several times the CPU, on every move. Values are prepared by the model fields, as the ORM
+# would; the SQL is the same on SQLite and PostgreSQL.
 
 
 def _compare_and_set(match: Match, fields: dict[str, Any]) -> bool:

@@ -9,8 +9,8 @@ from functools import partial
 import pytest
 from channels.exceptions import StopConsumer
 
+from games.bench.floor import FanOutConsumer
 from games.consumers import LobbyConsumer, TableConsumer
-from games.consumers_bench import FanOutConsumer
 from games.dispatch import dispatch_from
 
 

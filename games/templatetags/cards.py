@@ -26,7 +26,7 @@ RANK_TEXT = {"T": "10"}
 
 
 # Names are looked up one at a time (a frame names dozens of cards: translating every name
-# for each lookup was a large share of rendering time).
+# for each lookup would outweigh the rest of the rendering).
 SUIT_NAMES = {
     "C": gettext_lazy("clubs"),
     "D": gettext_lazy("diamonds"),
@@ -110,7 +110,7 @@ def card_html_in(language: str | None, code: str, extra_class: str) -> SafeStrin
 def hand_group(context: Context, hand: list[dict]) -> SafeString:
     """The player's hand (``{"card", "playable"}`` items), each card a button that plays it or
     a disabled one, in its labelled group: one tag, as a loop over eight cards and a translated
-    label in the template cost more than the cards themselves (it is sent after most moves)."""
+    label in the template costs more than the cards themselves (it is sent after most moves)."""
     language = active_language(context)
     cards = "".join(_hand_card_in(language, h["card"], bool(h["playable"])) for h in hand)
     return format_html(

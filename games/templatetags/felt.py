@@ -2,8 +2,8 @@
 
 Built in Python and kept per language and player, like the cards of ``cards``: a table's felt
 changes with every move, but of its four players only the one who moved and the one whose
-turn it is now read differently, and a template for each place cost more than the rest of
-the frame around it (``manage.py loadtest``).
+turn it is now read differently, and a template for each place costs more than the rest of
+the frame around it.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 - ``bots``: win rates between bot levels with 95% Wilson intervals, and decision times, for
   Belote (normal vs easy, hard vs normal) and Grabush (the same pairings).
 - ``lobby``: a player's move round trip while many lobby sockets watch and one socket floods
-  a public table within its frame budget (``games.lobby_bench``); on a server it starts, on
+  a public table within its frame budget (``games.bench.lobby``); on a server it starts, on
   DATABASE_URL/REDIS_URL when set, else on its own SQLite file.
 """
 
@@ -17,9 +17,8 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import lobby_bench
-from games.bots import belote_bench, grabush_bench
-from games.engines import bench as engine_bench
+from games.bench import belote_bots, grabush_bots, lobby
+from games.bench import engines as engine_bench
 from games.management.commands.loadtest import rerun_on_own_database
 
 
@@ -47,10 +46,10 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=2, help="bots: processes")
         parser.add_argument("--duration", type=float, default=15.0, help="lobby: seconds measured")
         parser.add_argument(
-            "--lobby-sockets", type=int, default=lobby_bench.LOBBY_SOCKETS, help="lobby: watchers"
+            "--lobby-sockets", type=int, default=lobby.LOBBY_SOCKETS, help="lobby: watchers"
         )
         parser.add_argument(
-            "--tables", type=int, default=lobby_bench.LOBBY_TABLES, help="lobby: public tables"
+            "--tables", type=int, default=lobby.LOBBY_TABLES, help="lobby: public tables"
         )
         parser.add_argument("--json", help="also write the results to this JSON file")
 
@@ -62,14 +61,14 @@ class Command(BaseCommand):
             self.stdout.write(engine_bench.format_rows(result))
         else:
             result = {
-                "belote": belote_bench.bench_belote(
+                "belote": belote_bots.bench_belote(
                     options["matches"],
                     options["budget"],
                     options["workers"],
                     hard_matches=options["hard_matches"],
                     seed=options["seed"],
                 ),
-                "grabush": grabush_bench.bench_grabush(
+                "grabush": grabush_bots.bench_grabush(
                     options["games"],
                     options["budget"],
                     options["players"],
@@ -77,8 +76,8 @@ class Command(BaseCommand):
                     options["seed"],
                 ),
             }
-            self.stdout.write(belote_bench.format(result["belote"]))
-            self.stdout.write(grabush_bench.format_bench(result["grabush"]))
+            self.stdout.write(belote_bots.format(result["belote"]))
+            self.stdout.write(grabush_bots.format_bench(result["grabush"]))
         if options["json"] and result is not None:
             with open(options["json"], "w") as handle:
                 json.dump(result, handle, indent=2)
@@ -93,11 +92,11 @@ class Command(BaseCommand):
             rerun_on_own_database("bench")
             return None
         call_command("migrate", verbosity=0, interactive=False)
-        result = lobby_bench.run(
+        result = lobby.run(
             duration=options["duration"],
             lobby_sockets=options["lobby_sockets"],
             table_count=options["tables"],
             say=lambda text: self.stderr.write(text),
         )
-        self.stdout.write(lobby_bench.format_result(result))
+        self.stdout.write(lobby.format_result(result))
         return result.as_dict()

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games import loadtest
+from games.bench import load
 
 #: Set in the copy of the command that runs on the benchmark's own SQLite file.
 OWN_DB_FLAG = "CARDROOM_LOADTEST_OWN_DB"
@@ -28,7 +28,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--tables",
-            default=",".join(str(n) for n in loadtest.DEFAULT_SWEEP),
+            default=",".join(str(n) for n in load.DEFAULT_SWEEP),
             help="table counts to sweep, comma-separated (default 25,50,100,200,400)",
         )
         parser.add_argument("--duration", type=float, default=20.0, help="seconds per step")
@@ -69,11 +69,11 @@ class Command(BaseCommand):
             raise CommandError("--duration must be in (0, 600] and --pace in [0.05, 60]")
         if options["no_floor"] and options["no_real"]:
             raise CommandError("--no-floor and --no-real leave nothing to measure")
-        database, layer = loadtest.describe_setup()
+        database, layer = load.describe_setup()
         if options["servers"] > 1 and (database == "sqlite3" or layer != "RedisChannelLayer"):
             raise CommandError("several --servers need DATABASE_URL=postgres://… and REDIS_URL")
         call_command("migrate", verbosity=0, interactive=False)
-        report = loadtest.run(
+        report = load.run(
             sweep,
             pace=options["pace"],
             duration=options["duration"],
@@ -85,7 +85,7 @@ class Command(BaseCommand):
             seed=options["seed"],
             say=lambda text: self.stderr.write(text),
         )
-        self.stdout.write(loadtest.format_report(report))
+        self.stdout.write(load.format_report(report))
         if options["json"]:
             Path(options["json"]).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
 

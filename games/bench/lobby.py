@@ -24,9 +24,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from . import loadtest, moderation, play, tables
-from .consumers import FRAME_BURST, FRAME_RATE
-from .models import Table
+from games import moderation, play, tables
+from games.consumers import FRAME_BURST, FRAME_RATE
+from games.models import Table
+
+from . import load
+from .stats import percentile
 
 #: Public tables listed in the lobby (the lobby shows this many at most).
 LOBBY_TABLES = 50
@@ -56,8 +59,8 @@ class Setup:
 def prepare(lobby_sockets: int, table_count: int) -> Setup:
     """Create the users, the public tables (the flood's among them) and the measured table."""
     count = 5 + lobby_sockets + table_count - 1  # players, flooder, watchers, owners
-    cookies = loadtest.make_players(count)
-    names = [f"{loadtest.USER_PREFIX}{index:05d}" for index in range(count)]
+    cookies = load.make_players(count)
+    names = [f"{load.USER_PREFIX}{index:05d}" for index in range(count)]
     users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
     people = [users[name] for name in names]
     players, flooder, owners = people[:4], people[4], people[5 + lobby_sockets :]
@@ -78,7 +81,7 @@ def prepare(lobby_sockets: int, table_count: int) -> Setup:
 
 def close_bench_tables() -> None:
     """Close the tables earlier runs left open (the lobby would list them too)."""
-    prefix = loadtest.USER_PREFIX
+    prefix = load.USER_PREFIX
     for table_id in (
         Table.objects.filter(owner__username__startswith=prefix)
         .exclude(status__in=[Table.Status.ABORTED, Table.Status.FINISHED])
@@ -94,9 +97,9 @@ async def open_socket(url: str, cookie: str) -> Any:
     """Open a websocket to ``url`` logged in with ``cookie``, as a browser on the site would."""
     from websockets.asyncio.client import connect
 
-    headers = {**loadtest.browser_headers(url), "Cookie": cookie}
+    headers = {**load.browser_headers(url), "Cookie": cookie}
     opened = connect(url, additional_headers=headers, max_size=None, ping_interval=None)
-    return await asyncio.wait_for(opened, loadtest.CONNECT_TIMEOUT)
+    return await asyncio.wait_for(opened, load.CONNECT_TIMEOUT)
 
 
 class Reader:
@@ -154,12 +157,12 @@ class Player(Reader):
         self.refused = 0
 
     def on_frame(self, frame: str) -> None:
-        found = loadtest.VERSION_RE.search(frame)
+        found = load.VERSION_RE.search(frame)
         if found:
             self.version = int(found.group(1))
         if 'id="my-area"' in frame:
-            self.actions = loadtest.ACTION_RE.findall(frame)
-        if loadtest.FLASH_RE.search(frame):
+            self.actions = load.ACTION_RE.findall(frame)
+        if load.FLASH_RE.search(frame):
             self.refused += 1
 
 
@@ -253,7 +256,7 @@ async def play_moves(players: list[Player], end: float, result: Result) -> list[
         )
         if not await mover.wait_for(
             lambda m=mover, v=version, r=refused: m.version > v or m.refused > r,
-            loadtest.MOVE_TIMEOUT,
+            load.MOVE_TIMEOUT,
         ):
             result.error("timeout")
             return latencies
@@ -262,7 +265,7 @@ async def play_moves(players: list[Player], end: float, result: Result) -> list[
             continue
         latencies.append(time.perf_counter() - sent)
         for player in players:  # the next mover must know its moves
-            await player.wait_for(lambda p=player, v=version: p.version > v, loadtest.MOVE_TIMEOUT)
+            await player.wait_for(lambda p=player, v=version: p.version > v, load.MOVE_TIMEOUT)
         await asyncio.sleep(MOVE_PAUSE)
     return latencies
 
@@ -273,7 +276,7 @@ async def measure(
     """Connect everyone, wait for the server to settle, then measure for ``duration`` s."""
     loop = asyncio.get_running_loop()
     lobby_url = f"{base}/ws/lobby/"
-    gate = asyncio.Semaphore(loadtest.CONNECT_CONCURRENCY)
+    gate = asyncio.Semaphore(load.CONNECT_CONCURRENCY)
 
     async def opened(url: str, cookie: str) -> Any:
         async with gate:
@@ -291,11 +294,11 @@ async def measure(
     tasks = [loop.create_task(r.read()) for r in readers]
     try:
         for reader in lobby:
-            await reader.wait_for(lambda r=reader: r.frames > 0, loadtest.MOVE_TIMEOUT)
+            await reader.wait_for(lambda r=reader: r.frames > 0, load.MOVE_TIMEOUT)
         for player in players:
-            await player.wait_for(lambda p=player: p.version >= 0, loadtest.MOVE_TIMEOUT)
-        await loadtest.wait_until_idle(pids)
-        cpu_before = loadtest.cpu_seconds(pids)
+            await player.wait_for(lambda p=player: p.version >= 0, load.MOVE_TIMEOUT)
+        await load.wait_until_idle(pids)
+        cpu_before = load.cpu_seconds(pids)
         start = time.monotonic()
         end = start + duration
         for reader in lobby:
@@ -304,17 +307,17 @@ async def measure(
             play_moves(players, end, result), flood(base, setup, end, result)
         )
         elapsed = time.monotonic() - start
-        cpu_after = loadtest.cpu_seconds(pids)
+        cpu_after = load.cpu_seconds(pids)
     finally:
         for reader in readers:
             await reader.socket.close()
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 10)
     result.moves = len(latencies)
-    result.p50_ms = loadtest.percentile(latencies, 0.50)
-    result.p95_ms = loadtest.percentile(latencies, 0.95)
-    result.p99_ms = loadtest.percentile(latencies, 0.99)
-    result.max_ms = round(max(latencies) * 1000, 2) if latencies else None
+    result.p50_ms = load.ms(percentile(latencies, 0.50))
+    result.p95_ms = load.ms(percentile(latencies, 0.95))
+    result.p99_ms = load.ms(percentile(latencies, 0.99))
+    result.max_ms = load.ms(max(latencies, default=None))
     result.lobby_frames_mean, result.lobby_frames_max = summarise_lobby(
         [reader.in_window for reader in lobby]
     )
@@ -325,18 +328,18 @@ async def measure(
 
 def run(*, duration: float, lobby_sockets: int, table_count: int, say: Any) -> Result:
     """Start a server on ``DATABASE_URL``, set the tables up, measure, stop the server."""
-    database, layer = loadtest.describe_setup()
+    database, layer = load.describe_setup()
     result = Result(database, layer, duration, lobby_sockets, table_count)
     say(f"creating {4 + lobby_sockets + table_count} users and {table_count + 1} tables")
     setup = prepare(lobby_sockets, table_count)
-    port = loadtest.free_port()
-    server = loadtest.start_server(os.environ["DATABASE_URL"], port)
+    port = load.free_port()
+    server = load.start_server(os.environ["DATABASE_URL"], port)
     say(f"started daphne (pid {server.pid}) at 127.0.0.1:{port}; measuring for {duration:g} s")
     try:
-        base = loadtest.websocket_base(f"http://127.0.0.1:{port}")
+        base = load.websocket_base(f"http://127.0.0.1:{port}")
         asyncio.run(measure(base, setup, duration, [server.pid], result))
     finally:
-        loadtest.stop_server(server)
+        load.stop_server(server)
         close_bench_tables()
     return result
 

@@ -4,7 +4,7 @@ N Belote tables, each with four real websocket clients logged in like a browser 
 cookie and an ``Origin`` header), are driven at a fixed pace: every table makes one move every
 ``pace`` seconds, sent by whichever client's frame offers playable actions. A move's latency is
 the time from sending it to all four clients having a frame with the next version. The same
-paced load against a bare group fan-out (:mod:`games.consumers_bench`) on the same server is
+paced load against a bare group fan-out (:mod:`games.bench.floor`) on the same server is
 the floor. Before each measured window, once the server is idle after the step's sockets
 connected, each server runs a full garbage collection (its pause is reported as "gc ms"), so
 the window measures play at that load and not, in some runs, the connect storm's collection.
@@ -35,8 +35,10 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.db import transaction
 
-from . import moderation, play, tables
-from .models import Table
+from games import moderation, play, tables
+from games.models import Table
+
+from .stats import percentile
 
 #: The sweep of table counts run when ``--tables`` is not given.
 DEFAULT_SWEEP = (25, 50, 100, 200, 400)
@@ -148,9 +150,9 @@ def server_env(database_url: str) -> dict[str, str]:
         ALLOWED_HOSTS="127.0.0.1,localhost",
         LOADTEST_FLOOR="1",
         # A step's players all leave when it ends, and the tables are closed from this process,
-        # which a server on the in-memory layer never hears of: with the usual grace, 30 s later
+        # which a server on the in-memory layer never hears of: once the usual grace ran out,
         # every table's driver would wake to cover its absent players (a bot decision and a
-        # read each, 1,600 at once) inside the next step's window.
+        # read each, all at once) inside the next step's window.
         AWAY_GRACE_SECONDS=str(AWAY_GRACE_SECONDS),
         LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="cardroom.settings",
@@ -426,7 +428,7 @@ async def open_table(
             headers["Cookie"] = cookie
         async with gate:
             # No keepalive pings of our own: a browser's socket sends none (it answers the
-            # server's), and 6,400 clients pinging every 20 s add load no real player does.
+            # server's), and thousands of clients pinging add load no real player does.
             opened = connect(
                 url,
                 additional_headers=headers,
@@ -486,13 +488,9 @@ class StepResult:
         )
 
 
-def percentile(values: list[float], share: float) -> float | None:
-    """The ``share`` quantile of ``values`` in milliseconds (nearest rank), None if empty."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    rank = min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))
-    return round(ordered[rank] * 1000, 2)
+def ms(seconds: float | None) -> float | None:
+    """Return ``seconds`` in milliseconds, to two decimals (None stays None)."""
+    return None if seconds is None else round(seconds * 1000, 2)
 
 
 async def run_step(
@@ -568,10 +566,10 @@ async def run_step(
         scheduled_moves=totals.scheduled,
         moves=len(latencies),
         moves_per_s=round(len(latencies) / elapsed, 2),
-        p50_ms=percentile(latencies, 0.50),
-        p95_ms=percentile(latencies, 0.95),
-        p99_ms=percentile(latencies, 0.99),
-        max_ms=round(max(latencies) * 1000, 2) if latencies else None,
+        p50_ms=ms(percentile(latencies, 0.50)),
+        p95_ms=ms(percentile(latencies, 0.95)),
+        p99_ms=ms(percentile(latencies, 0.99)),
+        max_ms=ms(max(latencies, default=None)),
         errors=sum(totals.errors.values()),
         error_kinds=dict(totals.errors),
         finished_tables=totals.finished,

@@ -1,4 +1,4 @@
-"""Engine speed: random legal playouts on one core (``python -m games.engines.bench``).
+"""Engine speed: random legal playouts on one core (``python -m games.bench.engines``).
 
 For each engine it reports full units per second (Belote: deals, all-pass redeals included;
 Grabush: whole games, per player count) and ``legal_actions`` + ``apply`` pairs per second.
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import belote, grabush
+from games.engines import belote, grabush
 
 
 def _playout(

@@ -3,7 +3,7 @@
 ``bench_grabush`` plays normal against easy and hard against normal, alternating which side
 each level plays, and reports win rates of the decided games with 95% Wilson intervals, draws
 and capped games separately, and the median and 99th percentile decision time per level.
-Run it with ``python -m games.bots.grabush_bench --games 200 --workers 2``; add
+Run it with ``python -m games.bench.grabush_bots --games 200 --workers 2``; add
 ``--matchup hard-normal`` (repeatable) to play only some matchups.
 """
 
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import statistics
 import time
 from typing import Any
 
-from .grabush import LEVELS, play_game
+from games.bots.grabush import LEVELS, play_game
+
 from .stats import percentile, wilson
 
 MATCHUPS: tuple[tuple[str, str], ...] = (("normal", "easy"), ("hard", "normal"))
@@ -86,11 +88,12 @@ def bench_grabush(
         "times": {
             level: {
                 "decisions": len(values),
-                "median_ms": 1000 * percentile(values, 0.5),
+                "median_ms": 1000 * statistics.median(values),
                 "p99_ms": 1000 * percentile(values, 0.99),
-                "max_ms": 1000 * max(values, default=0.0),
+                "max_ms": 1000 * max(values),
             }
             for level, values in sorted(times.items())
+            if values
         },
     }
 
@@ -126,7 +129,7 @@ def _parse_matchup(text: str) -> tuple[str, str]:
 
 
 def main() -> None:
-    """Command line: ``python -m games.bots.grabush_bench``."""
+    """Command line: ``python -m games.bench.grabush_bots``."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--budget", type=float, default=0.3)

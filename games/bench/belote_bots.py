@@ -1,6 +1,6 @@
 """Measure the Belote bots: win rates between levels and decision times (pure, no Django).
 
-Run ``python -m games.bots.belote_bench --matches 200 --hard-matches 40 --budget 0.3 --workers 2``.
+Run ``python -m games.bench.belote_bots --matches 200 --hard-matches 40 --budget 0.3 --workers 2``.
 
 ``bench_belote(matches, budget, workers)`` plays normal against easy and hard against normal, the
 stronger level on seats 0 and 2 in even-numbered matches and on seats 1 and 3 in odd ones, each
@@ -17,7 +17,8 @@ import time
 from typing import Any
 
 from games.bots import belote as bots
-from games.bots.stats import percentile, wilson
+
+from .stats import percentile, wilson
 
 #: (stronger level, weaker level) pairings measured, with the win rate each should reach.
 PAIRINGS: dict[str, tuple[str, str, float]] = {
@@ -61,7 +62,7 @@ def bench_belote(
 
     With ``workers`` > 1 the matches run in spawned processes, which import the ``__main__``
     module again: a script calling this must guard its entry point with
-    ``if __name__ == "__main__":`` (``manage.py`` and ``python -m games.bots.belote_bench`` do).
+    ``if __name__ == "__main__":`` (``manage.py`` and ``python -m games.bench.belote_bots`` do).
     """
     tasks = []
     for pairing in pairings:

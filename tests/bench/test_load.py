@@ -11,24 +11,25 @@ from django.contrib.auth import get_user_model
 from websockets.exceptions import ConnectionClosedError
 from websockets.frames import Close
 
-from games import loadtest
-from games.consumers_bench import CollectConsumer, FanOutConsumer
+from games.bench import load
+from games.bench.floor import CollectConsumer, FanOutConsumer
+from games.bench.stats import percentile
 from games.frames import render_frame
 from games.models import Table
 
 
 @pytest.mark.django_db
 def test_a_seated_table_frame_shows_its_version_and_the_moves_of_the_player_to_act():
-    cookies = loadtest.make_players(4)
-    seating = loadtest.seat_tables(cookies, 1)[0]
+    cookies = load.make_players(4)
+    seating = load.seat_tables(cookies, 1)[0]
     table = Table.objects.get(code=seating.code)
-    users = get_user_model().objects.filter(username__startswith=loadtest.USER_PREFIX)
+    users = get_user_model().objects.filter(username__startswith=load.USER_PREFIX)
     frames = [render_frame(table, user) for user in users.order_by("username")]
-    versions = {loadtest.VERSION_RE.search(frame).group(1) for frame in frames}
+    versions = {load.VERSION_RE.search(frame).group(1) for frame in frames}
     assert versions == {"0"}
-    movers = [frame for frame in frames if loadtest.ACTION_RE.findall(frame)]
+    movers = [frame for frame in frames if load.ACTION_RE.findall(frame)]
     assert len(movers) == 1
-    assert "pass" in loadtest.ACTION_RE.findall(movers[0])
+    assert "pass" in load.ACTION_RE.findall(movers[0])
     assert all(cookie.startswith("sessionid=") for cookie in cookies)
 
 
@@ -66,8 +67,8 @@ class _ClosedByServer:
 
 @pytest.mark.asyncio
 async def test_a_table_whose_socket_the_server_closed_stops_and_the_run_goes_on():
-    table = loadtest.FloorTable("t1", loadtest.Totals(), random.Random(1))
-    table.clients = [loadtest.Client(table, index, _ClosedByServer()) for index in range(4)]
+    table = load.FloorTable("t1", load.Totals(), random.Random(1))
+    table.clients = [load.Client(table, index, _ClosedByServer()) for index in range(4)]
     for client in table.clients:
         client.version = 0
     table.settled.set()
@@ -78,26 +79,25 @@ async def test_a_table_whose_socket_the_server_closed_stops_and_the_run_goes_on(
 
 def test_the_benchmark_server_does_not_cover_the_players_of_finished_steps():
     """Each step's players leave together; covering them must not load the next step."""
-    env = loadtest.server_env("sqlite:///bench.sqlite3")
+    env = load.server_env("sqlite:///bench.sqlite3")
     assert float(env["AWAY_GRACE_SECONDS"]) >= 24 * 3600
     assert env["LOADTEST_FLOOR"] == "1"
 
 
-def test_percentiles_are_in_milliseconds_by_nearest_rank():
+def test_latency_percentiles_are_in_milliseconds():
     values = [i / 1000 for i in range(1, 101)]
-    assert loadtest.percentile(values, 0.5) == 50.0
-    assert loadtest.percentile(values, 0.95) == 95.0
-    assert loadtest.percentile([], 0.5) is None
+    assert load.ms(percentile(values, 0.95)) == 95.0
+    assert load.ms(None) is None
 
 
 def test_only_this_machine_may_be_targeted():
-    assert loadtest.websocket_base("http://127.0.0.1:8001") == "ws://127.0.0.1:8001"
+    assert load.websocket_base("http://127.0.0.1:8001") == "ws://127.0.0.1:8001"
     with pytest.raises(ValueError):
-        loadtest.websocket_base("http://example.com:80")
+        load.websocket_base("http://example.com:80")
 
 
 def _step(kind: str, tables: int, moves_per_s: float, p95: float, pace: float = 2.0):
-    return loadtest.StepResult(
+    return load.StepResult(
         kind=kind,
         tables=tables,
         pace=pace,
@@ -122,7 +122,7 @@ def _step(kind: str, tables: int, moves_per_s: float, p95: float, pace: float = 
 
 
 def test_the_report_compares_the_real_knee_with_the_floor_knee_and_its_capacity():
-    report = loadtest.Report("sqlite3", "InMemoryChannelLayer", 2.0, 15.0, [])
+    report = load.Report("sqlite3", "InMemoryChannelLayer", 2.0, 15.0, [])
     report.steps = [
         _step("floor", 100, 50.0, 2.0),
         _step("real", 100, 50.0, 40.0),
@@ -133,7 +133,7 @@ def test_the_report_compares_the_real_knee_with_the_floor_knee_and_its_capacity(
     assert report.knee("real").tables == 100 and report.knee("floor").tables == 200
     assert report.knee_share_of_floor_knee() == 0.5
     assert report.knee_share() == 0.05
-    text = loadtest.format_report(report)
+    text = load.format_report(report)
     assert "real knee = 50.0% of the floor's knee" in text
     assert "real knee = 5.0% of the floor's capacity" in text
     capacity = next(line for line in text.splitlines() if line.startswith("capacity"))

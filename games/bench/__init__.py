@@ -1,0 +1,7 @@
+"""Benchmarks, never timed tests: run them with ``manage.py loadtest`` and ``manage.py bench``.
+
+``load`` and ``floor``: paced websocket load on real tables beside a bare fan-out;
+``lobby``: a move's round trip beside a lobby flood; ``engines``: random playouts;
+``belote_bots`` and ``grabush_bots``: bot strength and decision times. Their latest figures
+and how to rerun each are in ``docs/benchmarks.md``.
+"""
