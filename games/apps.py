@@ -9,6 +9,9 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from . import signals
+        from . import catalog, signals
+        from .catalog import belote, grabush
 
+        catalog.register(belote.GAME)
+        catalog.register(grabush.GAME)
         signals.connect()

@@ -23,16 +23,12 @@ from django.conf import settings
 from django.utils import timezone
 
 from . import notify, play
-from .bots import get_bot
 from .catalog import get_game
 from .models import Match
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 from .tables import TableError
 
 logger = logging.getLogger(__name__)
-
-#: Level of the computer player that covers an absent or slow human.
-COVER_LEVEL = "normal"
 
 
 @dataclass(frozen=True)
@@ -80,7 +76,7 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
         if player.bot_level:
             return Pending(table_id, match.version, seat, player.bot_level, now, False)
         if player.covered or player.user_active is False:  # absent, timed out or banned
-            return Pending(table_id, match.version, seat, COVER_LEVEL, now, not player.covered)
+            return Pending(table_id, match.version, seat, spec.cover_level, now, not player.covered)
         if seat != state.to_act:
             continue
         deadlines = []
@@ -89,7 +85,7 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
         if player.away_since:
             deadlines.append(player.away_since + timedelta(seconds=settings.AWAY_GRACE_SECONDS))
         if deadlines:
-            return Pending(table_id, match.version, seat, COVER_LEVEL, min(deadlines), True)
+            return Pending(table_id, match.version, seat, spec.cover_level, min(deadlines), True)
     return None
 
 
@@ -101,7 +97,7 @@ def choose_action(pending: Pending) -> str:
     spec = get_game(match.game)
     view = spec.engine.view(spec.engine.loads(match.state), pending.seat)
     rng = random.Random(f"{match.seed}:{match.version}:{pending.seat}")
-    return get_bot(match.game, pending.level)(view, rng, settings.BOT_BUDGET)
+    return spec.bots[pending.level](view, rng, settings.BOT_BUDGET)
 
 
 def play_pending(pending: Pending, action: str) -> Match:

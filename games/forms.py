@@ -1,17 +1,17 @@
-"""Forms: creating a table and each game's table options."""
+"""Forms: creating a table (each game's options form is its own) and reporting."""
 
 from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import GAME_CHOICES
+from .catalog import game_choices
 
 
 class TableForm(forms.Form):
     """The part of "new table" that every game shares."""
 
-    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+    game = forms.ChoiceField(label=_("Game"), choices=game_choices)
     is_private = forms.BooleanField(
         label=_("Private table (only people with the link can join)"), required=False
     )
@@ -29,57 +29,6 @@ class TableForm(forms.Form):
         empty_value=0,
         help_text=_("When it runs out, a computer player moves for you until you act again."),
     )
-
-
-class BeloteOptionsForm(forms.Form):
-    """Belote table options (rules §9)."""
-
-    target = forms.TypedChoiceField(
-        label=_("Play to"),
-        choices=[(151, "151"), (101, "101"), (251, "251")],
-        coerce=int,
-        initial=151,
-    )
-    declarations = forms.ChoiceField(
-        label=_("Declarations"),
-        choices=[
-            ("separate", _("Sequences and carrés compared separately (official)")),
-            ("pool", _("One pool: the best single declaration wins (2001 program)")),
-        ],
-        initial="separate",
-    )
-    finish_with_hanging = forms.BooleanField(
-        label=_("The match may end while points hang"), required=False, initial=True
-    )
-
-
-class GrabushOptionsForm(forms.Form):
-    """Grabush table options (rules §1, §2, §4)."""
-
-    players = forms.TypedChoiceField(
-        label=_("Players"),
-        choices=[(2, "2"), (4, "4"), (6, "6"), (8, "8")],
-        coerce=int,
-        initial=2,
-    )
-    stock_size = forms.TypedChoiceField(
-        label=_("Stock size"),
-        choices=[(20, "20"), (25, "25"), (30, "30")],
-        coerce=int,
-        initial=20,
-        help_text=_("25 and 30 are for tables of 6 or 8."),
-    )
-    table_talk_penalty = forms.BooleanField(
-        label=_("Table-talk penalty: chat during a game lets the opponents claim a penalty"),
-        required=False,
-        initial=True,
-    )
-
-    def clean(self) -> dict:
-        data = super().clean()
-        if data.get("stock_size", 20) != 20 and data.get("players", 2) < 6:
-            self.add_error("stock_size", _("Stocks of 25 or 30 are only for 6 or 8 players."))
-        return data
 
 
 class ReportForm(forms.Form):

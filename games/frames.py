@@ -17,14 +17,8 @@ from django.utils.translation import gettext as _
 
 from .catalog import get_game
 from .models import ChatMessage, Match, Table
-from .presenters import belote as belote_presenter
-from .presenters import grabush as grabush_presenter
 from .regions import RENDERS, Region, remember, render_changed, render_plain
 from .snapshots import TableSnapshot, load_snapshot
-
-#: Game name -> presenter module (``board_context(view, seats, viewer, selected, shared)``,
-#: ``describe(action)``; ``shared(key, build)`` makes ``build()`` once for every viewer of a read).
-PRESENTERS = {"belote": belote_presenter, "grabush": grabush_presenter}
 
 
 def _bot_level_choices() -> list[tuple[str, str]]:
@@ -77,7 +71,7 @@ def announcement(match: Match, names: dict[int, str], last: dict[str, Any]) -> s
     and ``action``; empty before the first move)."""
     if not last:
         return _("The match has started.")
-    words = PRESENTERS[match.game].describe(last["action"])
+    words = get_game(match.game).presenter.describe(last["action"])
     return _("%(name)s: %(action)s") % {"name": names.get(last["seat"], ""), "action": words}
 
 
@@ -91,9 +85,10 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
         "seats": seats,
         "match": match,
         "board_template": spec.board_template,
+        "seating_note": spec.seating_note(len(seats)),
         "all_seated": all(not seat["is_free"] for seat in seats),
         "rematch_votes": table.rematch_votes,
-        "bot_levels": _bot_level_choices(),
+        "bot_levels": [choice for choice in _bot_level_choices() if choice[0] in spec.bots],
     }
     if match is not None:
         if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
@@ -153,7 +148,7 @@ def table_context(
         view = get_game(table.game).engine.view(snapshot.state, viewer)
         context["view"] = view
         context["viewer"] = viewer
-        presenter = PRESENTERS[table.game]
+        presenter = get_game(table.game).presenter
         board = presenter.board_context(view, context["seats"], viewer, selected, shared)
         context.update(board)
     return context
@@ -188,7 +183,7 @@ STATUS = Region(
 )
 SEATS = Region(
     "games/partials/seats.html",
-    uses=("seats", "table.status", "table.game", "is_owner", "bot_levels"),
+    uses=("seats", "table.status", "seating_note", "is_owner", "bot_levels"),
 )
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
 FLASH = Region("games/partials/flash.html", uses=("flash",), recurring=True)
@@ -223,7 +218,7 @@ def render_frame(
     parts.append(render_changed((STATUS, SEATS), context, shown))
     match = context["match"]
     if match is not None:
-        regions = PRESENTERS[match.game].REGIONS
+        regions = get_game(match.game).presenter.REGIONS
         if shown.get(BOARD_MATCH) != match.pk:
             shown[BOARD_MATCH] = match.pk
             parts.append(render_plain(context["board_template"], context))

@@ -17,10 +17,9 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext as _
 
-from .catalog import GAMES, GameSpec, get_game
-from .frames import PRESENTERS, computer_name
-from .models import GAME_CHOICES, Match, MatchPlayer, Outcome, Rating, RatingChange
-from .presenters.belote import score_sheet
+from .catalog import Game, all_games, game_label, get_game
+from .frames import computer_name
+from .models import Match, MatchPlayer, Outcome, Rating, RatingChange
 from .replay import logged_moves, state_after
 
 #: Matches a profile lists per page.
@@ -45,11 +44,6 @@ def visible_to(viewer: AbstractBaseUser) -> Q:
     if not viewer.is_authenticated:
         return public
     return public | Q(Exists(MatchPlayer.objects.filter(match=OuterRef("pk"), user_id=viewer.pk)))
-
-
-def game_label(game: str) -> str:
-    """The translated name of a game."""
-    return str(dict(GAME_CHOICES).get(game, game))
 
 
 def player_name(player: MatchPlayer) -> str:
@@ -129,7 +123,7 @@ def game_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
     }
     ratings = {rating.game: rating for rating in Rating.objects.filter(user=user)}
     stats = []
-    for game in GAMES:
+    for game in (game.name for game in all_games()):
         row = counts.get(game, {})
         rating = ratings.get(game)
         stats.append(
@@ -148,9 +142,8 @@ def game_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
 
 
 def _scores(match: Match) -> list[int] | None:
-    """The final figures per side: Belote points or Grabush cards left in the stocks."""
-    result = match.result or {}
-    return result.get("scores") or result.get("stocks")
+    """The final figures per side, as the game counts them."""
+    return get_game(match.game).side_scores(match.result or {})
 
 
 def match_row(me: MatchPlayer, change: RatingChange | None) -> dict[str, Any]:
@@ -161,6 +154,7 @@ def match_row(me: MatchPlayer, change: RatingChange | None) -> dict[str, Any]:
     scores = _scores(match)
     return {
         "match": match,
+        "score_unit": get_game(match.game).score_unit,
         "game_label": game_label(match.game),
         "date": match.finished_at or match.started_at,
         "seat": me.seat,
@@ -206,7 +200,7 @@ def player_matches(
 # Match page
 
 
-def option_rows(spec: GameSpec, options: dict[str, Any]) -> list[dict[str, str]]:
+def option_rows(spec: Game, options: dict[str, Any]) -> list[dict[str, str]]:
     """The match's options in words, labelled as on the new-table form."""
     rows = []
     for name, field in spec.options_form.base_fields.items():
@@ -243,7 +237,7 @@ def match_record(match: Match) -> dict[str, Any]:
     view = spec.engine.view(state, None)
     winner = (match.result or {}).get("winner")
     # An aborted match has no result: show where it stopped.
-    scores = _scores(match) or view.get("scores") or [s["size"] for s in view["stocks"]]
+    scores = spec.side_scores(match.result or spec.result(state))
     sides = []
     for side, seats in enumerate(spec.teams(match.options)):
         sides.append(
@@ -262,6 +256,7 @@ def match_record(match: Match) -> dict[str, Any]:
                     if player.seat in seats
                 ],
                 "score": scores[side],
+                "score_text": spec.score_text(scores[side]),
                 "won": match.status == Match.Status.FINISHED and winner == side,
             }
         )
@@ -282,10 +277,8 @@ def match_record(match: Match) -> dict[str, Any]:
         "moves": match.version,
         "view": view,
     }
-    if match.game == "belote":
-        record["sheet"] = score_sheet(view, 0, names)
-    if match.game == "grabush":
-        record["end_reason"] = view["end_reason"]
+    record["record_template"] = spec.record_template
+    record.update(spec.record_context(view, names))
     return record
 
 
@@ -329,7 +322,7 @@ def replay_step(match: Match, step: Any) -> dict[str, Any]:
     names = {seat["index"]: seat["name"] for seat in seats}
     engine = spec.engine
     view = engine.view(state, None)
-    presenter = PRESENTERS[match.game]
+    presenter = spec.presenter
     last_move = None
     if step:
         seat, action = moves[step - 1]

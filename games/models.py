@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-GAME_CHOICES = [("belote", _("Belote")), ("grabush", _("Grabush"))]
+from .catalog import game_choices
 
 
 def new_invite_code() -> str:
@@ -38,7 +38,7 @@ class Table(models.Model):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=20, choices=game_choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
@@ -85,7 +85,7 @@ class Seat(models.Model):
         related_name="seats",
         verbose_name=_("player"),
     )
-    #: Level of the computer player in this seat ("" for none); bots arrive with issue 7.
+    #: Level of the computer player in this seat ("" for none).
     bot_level = models.CharField(_("computer player"), max_length=10, blank=True)
 
     class Meta:
@@ -117,7 +117,7 @@ class Match(models.Model):
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
     number = models.PositiveIntegerField(_("number"))
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=20, choices=game_choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
     seed = models.BigIntegerField(_("seed"), default=new_seed)
     state = models.TextField(_("engine state"))
@@ -218,7 +218,7 @@ class Rating(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=20, choices=game_choices)
     mu = models.FloatField()
     sigma = models.FloatField()
     #: The displayed rating, ``games.ratings.display_rating(mu, sigma)`` (leaderboards sort by it).
@@ -244,7 +244,7 @@ class RatingChange(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
     )
-    game = models.CharField(_("game"), max_length=20, choices=GAME_CHOICES)
+    game = models.CharField(_("game"), max_length=20, choices=game_choices)
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
     mu_before = models.FloatField()
     sigma_before = models.FloatField()

@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from . import limits
-from .bots import LEVEL_NAMES
 from .catalog import get_game
 from .models import Seat, Table
 
@@ -129,7 +128,7 @@ def set_bot(table_id: int, user: AbstractBaseUser, index: int, level: str) -> Ta
         if seat is None:
             raise TableError(_("There is no such seat."))
         if level:
-            if level not in LEVEL_NAMES:
+            if level not in get_game(table.game).bots:
                 raise TableError(_("There is no such computer player."))
             if seat.user_id is not None or seat.bot_level:
                 raise TableError(_("That seat is taken."))

@@ -16,6 +16,7 @@ urlpatterns = [
     path("report/player/<str:username>/", reports.report_player, name="report_player"),
     path("m/<int:match_id>/", history.match_detail, name="match"),
     path("m/<int:match_id>/replay/", history.replay, name="replay"),
+    path("leaderboard/", history.leaderboards, name="leaderboards"),
     path("leaderboard/<str:game>/", history.leaderboard, name="leaderboard"),
     path("healthz", health.healthz, name="healthz"),
 ]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from .. import history
-from ..catalog import GAMES
+from ..catalog import all_games, game_label, get_game
 from ..models import Match
 
 
@@ -43,18 +43,26 @@ def replay(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @require_GET
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    """The leaderboards start with the first game offered."""
+    return redirect("leaderboard", game=all_games()[0].name)
+
+
+@require_GET
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     """The rated players of a game, best first."""
-    if game not in GAMES:
-        raise Http404
+    try:
+        get_game(game)
+    except LookupError:
+        raise Http404 from None
     page, rows = history.leaderboard(game, request.GET.get("page"))
     return render(
         request,
         "games/history/leaderboard.html",
         {
             "game": game,
-            "game_label": history.game_label(game),
-            "games": [(name, history.game_label(name)) for name in GAMES],
+            "game_label": game_label(game),
+            "games": [(other.name, str(other.label)) for other in all_games()],
             "page": page,
             "rows": rows,
         },

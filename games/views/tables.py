@@ -12,7 +12,7 @@ from django.template.loader import get_template
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import notify
-from ..catalog import GAMES, get_game
+from ..catalog import all_games, get_game
 from ..forms import TableForm
 from ..frames import recent_chat, table_context
 from ..lobby import lobby_context
@@ -20,14 +20,16 @@ from ..models import Table
 from ..tables import TableError, create_table
 
 
-def new_table_forms(data: Any = None, game: str = "belote") -> dict[str, Any]:
-    """The new-table form and the options form of the chosen game."""
+def new_table_forms(data: Any = None, game: str | None = None) -> dict[str, Any]:
+    """The new-table form and the options form of the chosen game (the first one offered
+    unless ``game`` or the form's data says)."""
+    game = game or all_games()[0].name
     table_form = TableForm(data, initial={"game": game})
-    table_form.fields["game"].choices = [
-        (name, label) for name, label in table_form.fields["game"].choices if name in GAMES
-    ]
     chosen = data.get("game", game) if data is not None else game
-    spec = GAMES.get(chosen, GAMES["belote"])
+    try:
+        spec = get_game(chosen)
+    except LookupError:
+        spec = get_game(game)
     return {
         "table_form": table_form,
         "options_form": spec.options_form(data, prefix="options"),
@@ -65,9 +67,11 @@ def new_table(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table_options(request: HttpRequest) -> HttpResponse:
     """The options fieldset for the game picked in the new-table form (an htmx partial)."""
-    game = request.GET.get("game", "belote")
-    if game not in GAMES:
-        raise Http404
+    game = request.GET.get("game", "")
+    try:
+        get_game(game)
+    except LookupError:
+        raise Http404 from None
     return render(request, "games/partials/table_options.html", new_table_forms(game=game))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import time
@@ -12,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from games.bots import get_bot
 from games.bots import grabush as bots
+from games.catalog import get_game
 from games.engines import grabush
 from games.engines.grabush import apply, legal_actions, new_game, view
 from tests.engines.grabush_helpers import make_shoe
@@ -56,7 +55,7 @@ def _acting_seats(state: grabush.State) -> list[int]:
 def test_levels_registry():
     assert set(bots.LEVELS) == {"easy", "normal", "hard"}
     for level in ("easy", "normal", "hard"):
-        assert get_bot("grabush", level) is bots.LEVELS[level]
+        assert get_game("grabush").bots[level] is bots.LEVELS[level]
 
 
 @pytest.mark.parametrize("players", [2, 4, 6, 8])
@@ -353,26 +352,3 @@ def test_play_game_four_players_with_hard():
 def test_play_game_reports_the_cap():
     result = bots.play_game(["easy", "easy"], seed=2, budget=0.0, max_actions=5)
     assert result["result"] == "capped" and result["actions"] == 5
-
-
-def test_bench_counts_and_formats():
-    from games.bots.grabush_bench import bench_grabush, format_bench
-    from games.bots.stats import wilson
-
-    assert wilson(0, 0) == (0.0, 1.0)
-    lo, hi = wilson(90, 100)
-    assert 0.82 < lo < 0.9 < hi < 0.95
-    result = bench_grabush(2, 0.01, 2, 1, matchups=(("normal", "easy"),))
-    row = result["matchups"][0]
-    assert row["a_wins"] + row["b_wins"] + row["draws"] + row["capped"] == 2
-    assert set(result["times"]) == {"normal", "easy"}
-    assert "normal vs easy" in format_bench(result)
-
-
-def test_bench_matchup_option():
-    from games.bots.grabush_bench import _parse_matchup
-
-    assert _parse_matchup("hard-normal") == ("hard", "normal")
-    for bad in ("hard", "hard-expert", "-normal"):
-        with pytest.raises(argparse.ArgumentTypeError):
-            _parse_matchup(bad)

@@ -1,0 +1,138 @@
+"""The games the site offers: one :class:`Game` object each, registered once.
+
+Everything game-specific that the rest of the site needs (engine, computer players, presenter,
+options form, templates, how chat affects play, how a result reads) is reached through a
+``Game``; nothing outside a game's own modules and templates names a game. Adding one means
+an engine, its bots, a presenter, templates and one :func:`register` call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+
+from ..bots import Bot
+from ..engines.contract import Engine
+from ..presenters import Presenter
+
+
+@dataclass(frozen=True)
+class Game:
+    """How the site runs one game. Subclasses override the methods where their game differs."""
+
+    name: str
+    label: str | Promise
+    #: The pure rules engine (``shared/rules/engine-api.md``).
+    engine: Engine
+    #: Computer players by level, weakest first.
+    bots: Mapping[str, Bot]
+    #: Turns an engine view into the board's template context (``games.presenters``).
+    presenter: Presenter
+    options_form: type[forms.Form]
+    #: The level of the computer player that moves for an absent or timed-out human.
+    cover_level: str = "normal"
+    #: Seats at a table when the options do not say (``players``).
+    seats: int = 4
+    #: What a score counts, when it needs saying beside the figures (in a match list).
+    score_unit: str | Promise = ""
+
+    @property
+    def board_template(self) -> str:
+        return f"games/{self.name}/board.html"
+
+    @property
+    def record_template(self) -> str:
+        """The game's part of a finished match's record page."""
+        return f"games/{self.name}/record.html"
+
+    @property
+    def levels(self) -> tuple[str, ...]:
+        return tuple(self.bots)
+
+    def seat_count(self, options: dict[str, Any]) -> int:
+        return int(options.get("players", self.seats))
+
+    def teams(self, options: dict[str, Any]) -> list[list[int]]:
+        """Seats of each side: seats alternate (0, 2, … against 1, 3, …)."""
+        seats = range(self.seat_count(options))
+        return [[s for s in seats if s % 2 == 0], [s for s in seats if s % 2 == 1]]
+
+    def seating_note(self, seat_count: int) -> str:
+        """A line under the seats saying who plays with whom."""
+        if seat_count > 2:
+            return _("Seats alternate sides: odd-numbered seats play against even-numbered seats.")
+        return ""
+
+    def new_state(self, seed: int, options: dict[str, Any]) -> Any:
+        return self.engine.new_game(seed=seed, **options)
+
+    def apply_logged(self, state: Any, seat: int, action: str) -> Any:
+        """Apply one entry of the move log (a player's action, or a game's own entry)."""
+        return self.engine.apply(state, seat, action)
+
+    def chat_action(self, options: dict[str, Any], seat: int) -> str | None:
+        """The move-log entry a running match gets when the player at ``seat`` chats, if any."""
+        return None
+
+    def result(self, state: Any) -> dict[str, Any]:
+        """A JSON summary of a finished match for its record: the winner and the scores."""
+        view = self.engine.view(state, None)
+        summary = {"winner": view.get("winner")}
+        if "scores" in view:
+            summary["scores"] = view["scores"]
+        return summary
+
+    def side_scores(self, result: dict[str, Any]) -> list[int] | None:
+        """Each side's score in a recorded result."""
+        return result.get("scores")
+
+    def score_text(self, score: int) -> str:
+        """A side's score in words."""
+        return str(score)
+
+    def record_context(self, view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+        """What :attr:`record_template` shows, from the final spectator's view."""
+        return {}
+
+
+_games: dict[str, Game] = {}
+
+
+def register(game: Game) -> Game:
+    """Offer ``game`` on the site (once per process; ``GamesConfig.ready`` registers ours)."""
+    _games[game.name] = game
+    return game
+
+
+def unregister(name: str) -> None:
+    """Stop offering the game ``name`` (tests)."""
+    _games.pop(name, None)
+
+
+def get_game(name: str) -> Game:
+    """The game ``name``; ``LookupError`` when the site does not offer it."""
+    try:
+        return _games[name]
+    except KeyError:
+        raise LookupError(f"unknown game {name!r}") from None
+
+
+def all_games() -> list[Game]:
+    """Every game offered, in the order they were registered."""
+    return list(_games.values())
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """``(name, label)`` of every game, for models' and forms' choices."""
+    return [(game.name, game.label) for game in _games.values()]
+
+
+def game_label(name: str) -> str:
+    """A game's name for people (the name itself for a game no longer offered)."""
+    game = _games.get(name)
+    return str(game.label) if game is not None else name

@@ -1,0 +1,88 @@
+"""Grabush on the site: two to eight players in two sides, and its table-talk penalty."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy, ngettext
+
+from ..bots import grabush as bots
+from ..engines import grabush as engine
+from ..presenters import grabush as presenter
+from . import Game
+
+#: Move-log entry recording that a seated player's chat granted table-talk penalty rights.
+GRANT_PENALTY = "grant_penalty:"
+
+
+class GrabushOptionsForm(forms.Form):
+    """Grabush table options (rules §1, §2, §4)."""
+
+    players = forms.TypedChoiceField(
+        label=gettext_lazy("Players"),
+        choices=[(2, "2"), (4, "4"), (6, "6"), (8, "8")],
+        coerce=int,
+        initial=2,
+    )
+    stock_size = forms.TypedChoiceField(
+        label=gettext_lazy("Stock size"),
+        choices=[(20, "20"), (25, "25"), (30, "30")],
+        coerce=int,
+        initial=20,
+        help_text=gettext_lazy("25 and 30 are for tables of 6 or 8."),
+    )
+    table_talk_penalty = forms.BooleanField(
+        label=gettext_lazy(
+            "Table-talk penalty: chat during a game lets the opponents claim a penalty"
+        ),
+        required=False,
+        initial=True,
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("stock_size", 20) != 20 and data.get("players", 2) < 6:
+            self.add_error(
+                "stock_size", gettext_lazy("Stocks of 25 or 30 are only for 6 or 8 players.")
+            )
+        return data
+
+
+class Grabush(Game):
+    """Grabush's stocks as scores, and the chat that grants penalty rights."""
+
+    def apply_logged(self, state: Any, seat: int, action: str) -> Any:
+        if action.startswith(GRANT_PENALTY):
+            return engine.grant_penalty(state, int(action.removeprefix(GRANT_PENALTY)))
+        return engine.apply(state, seat, action)
+
+    def chat_action(self, options: dict[str, Any], seat: int) -> str | None:
+        if options.get("table_talk_penalty", True):
+            return f"{GRANT_PENALTY}{seat % 2}"
+        return None
+
+    def result(self, state: Any) -> dict[str, Any]:
+        view = engine.view(state, None)
+        return {"winner": view.get("winner"), "stocks": [stock["size"] for stock in view["stocks"]]}
+
+    def side_scores(self, result: dict[str, Any]) -> list[int] | None:
+        return result.get("stocks")
+
+    def score_text(self, score: int) -> str:
+        return ngettext("%(n)d card left", "%(n)d cards left", score) % {"n": score}
+
+    def record_context(self, view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+        return {"end_reason": view["end_reason"]}
+
+
+GAME = Grabush(
+    name="grabush",
+    label=gettext_lazy("Grabush"),
+    engine=engine,
+    bots=bots.LEVELS,
+    presenter=presenter,
+    options_form=GrabushOptionsForm,
+    seats=2,
+    score_unit=gettext_lazy("cards left"),
+)

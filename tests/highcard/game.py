@@ -1,0 +1,58 @@
+"""High card's entry in the site's catalog: its bot, presenter, options form and templates."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from django import forms
+
+from games.catalog import Game
+from games.presenters import build_now
+from games.regions import Region
+
+from . import engine
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+
+def lowest(view: dict[str, Any], rng: random.Random, budget: float) -> str:
+    """The computer player: its lowest card."""
+    return min(view["hand"], key=lambda card: engine.RANKS.index(card[0]))
+
+
+class Presenter:
+    """What high card's board shows."""
+
+    REGIONS = (Region("games/highcard/board.html"),)
+
+    @staticmethod
+    def describe(action: str) -> str:
+        return f"plays {action}"
+
+    @staticmethod
+    def board_context(view, seats, viewer, selected="", shared=build_now) -> dict[str, Any]:
+        names = {seat["index"]: seat["name"] for seat in seats}
+        return {
+            "my_turn": viewer is not None and view["to_act"] == viewer,
+            "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
+            "we_won": viewer is not None and view["winner"] == viewer,
+            "names": names,
+        }
+
+
+class OptionsForm(forms.Form):
+    rounds = forms.TypedChoiceField(choices=[(3, "3"), (1, "1")], coerce=int, initial=3)
+
+
+GAME = Game(
+    name="highcard",
+    label="High card",
+    engine=engine,
+    bots={"easy": lowest},
+    presenter=Presenter,
+    options_form=OptionsForm,
+    cover_level="easy",
+    seats=2,
+)
