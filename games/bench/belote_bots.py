@@ -18,7 +18,7 @@ from typing import Any
 
 from games.bots import belote as bots
 
-from .stats import percentile, wilson
+from .stats import decision_times, wilson
 
 #: (stronger level, weaker level) pairings measured, with the win rate each should reach.
 PAIRINGS: dict[str, tuple[str, str, float]] = {
@@ -101,16 +101,7 @@ def bench_belote(
         "workers": workers,
         "seconds": time.perf_counter() - started,
         "pairings": summary,
-        "times": {
-            level: {
-                "decisions": len(values),
-                "median": statistics.median(values),
-                "p99": percentile(values, 0.99),
-                "max": max(values),
-            }
-            for level, values in sorted(times.items())
-            if values
-        },
+        "times": decision_times(times),
     }
 
 
@@ -130,8 +121,8 @@ def format(result: dict[str, Any]) -> str:
         )
     for level, t in result["times"].items():
         lines.append(
-            f"  {level}: {t['decisions']} decisions, median {t['median'] * 1000:.2f} ms, "
-            f"p99 {t['p99'] * 1000:.2f} ms, max {t['max'] * 1000:.1f} ms"
+            f"  {level}: {t['decisions']} decisions, median {t['median_ms']:.2f} ms, "
+            f"p99 {t['p99_ms']:.2f} ms, max {t['max_ms']:.1f} ms"
         )
     return "\n".join(lines)
 

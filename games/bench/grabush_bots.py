@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import statistics
 import time
 from typing import Any
 
 from games.bots.grabush import LEVELS, play_game
 
-from .stats import percentile, wilson
+from .stats import decision_times, wilson
 
 MATCHUPS: tuple[tuple[str, str], ...] = (("normal", "easy"), ("hard", "normal"))
 
@@ -85,16 +84,7 @@ def bench_grabush(
         "workers": workers,
         "seconds": elapsed,
         "matchups": rows,
-        "times": {
-            level: {
-                "decisions": len(values),
-                "median_ms": 1000 * statistics.median(values),
-                "p99_ms": 1000 * percentile(values, 0.99),
-                "max_ms": 1000 * max(values),
-            }
-            for level, values in sorted(times.items())
-            if values
-        },
+        "times": decision_times(times),
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -24,3 +25,17 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def decision_times(times: dict[str, list[float]]) -> dict[str, dict[str, float]]:
+    """Per level, from decision times in seconds: how many, and median, p99 and max in ms."""
+    return {
+        level: {
+            "decisions": len(values),
+            "median_ms": 1000 * statistics.median(values),
+            "p99_ms": 1000 * (percentile(values, 0.99) or 0.0),
+            "max_ms": 1000 * max(values),
+        }
+        for level, values in sorted(times.items())
+        if values
+    }
