@@ -6,12 +6,38 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ..engines.grabush import PLAYER_COUNTS
 from ..regions import Region
 from ..templatetags.cards import card_name, rank_text
 from . import Shared, build_now
 
-#: The board is one region, sent with every frame (most Grabush moves change most of it).
-REGIONS = (Region("games/grabush/board.html"),)
+#: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
+REGIONS = (
+    Region("games/partials/play_version.html", uses=("version",), recurring=True),
+    Region("games/grabush/board_top.html", uses=("dealer_name", "view.supply", "view.completed")),
+    Region("games/grabush/stocks.html", uses=("stocks", "us_label", "them_label")),
+    Region("games/grabush/centre.html", uses=("centre", "new_pile_target")),
+    Region(
+        "games/grabush/my_area.html",
+        uses=(
+            "viewer",
+            "view.over",
+            "selected",
+            "selected_text",
+            "my_turn",
+            "hand",
+            "can_end",
+            "penalties",
+            "decline",
+        ),
+    ),
+    # A player at the board (the piles of a table grow long): one region for each seat.
+    *(
+        Region(f"games/grabush/players/{seat}.html", uses=(f"by_seat.{seat}",))
+        for seat in range(max(PLAYER_COUNTS))
+    ),
+    Region("games/grabush/board_end.html", uses=("final", "events")),
+)
 
 
 def split_action(action: str) -> tuple[str, str] | None:
@@ -90,7 +116,7 @@ def board_context(
 ) -> dict[str, Any]:
     """Context for ``games/grabush/board.html``; ``selected`` is the source this connection
     picked (the first step of a play), if it is still playable. (``shared``, what viewers of
-    one state could share, goes unused: the board is one region, seen from the viewer's seat.)"""
+    one state could share, goes unused: the board is seen from the viewer's seat and side.)"""
     names = {seat["index"]: seat["name"] for seat in seats}
     split = {action: split_action(action) for action in view["legal"]}
     sources = {pair[0] for pair in split.values() if pair}
@@ -115,9 +141,12 @@ def board_context(
         ]
 
     order = sorted(seats, key=lambda s: (s["index"] - (me or 0)) % len(seats))
+    # Only what a player's region shows: a seat's presence or cover does not send it again.
     players = [
         {
-            **seat,
+            "index": seat["index"],
+            "name": seat["name"],
+            "is_me": seat["is_me"],
             "side": seat["index"] % 2,
             "ours": seat["index"] % 2 == my_side,
             "hand_size": view["hand_sizes"][seat["index"]],
@@ -168,9 +197,19 @@ def board_context(
         us_label, them_label = side_labels[my_side], side_labels[1 - my_side]
     else:
         us_label, them_label = _("Your side"), _("Opponents")
+    final = None
+    if view["over"]:
+        final = {
+            "drawn": view["result"] == "draw",
+            "stocks": [
+                {"label": us_label if stock["ours"] else them_label, "size": stock["size"]}
+                for stock in stocks
+            ],
+        }
     return {
         "names": names,
         "players": players,
+        "by_seat": {str(player["index"]): player for player in players},
         "compact": len(seats) > 4,
         "centre": centre,
         "new_pile_target": targets.get("new", ""),
@@ -188,6 +227,7 @@ def board_context(
         "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
         "dealer_name": names.get(view["dealer"], ""),
         "events": events,
+        "final": final,
         "we_won": view["winner"] is not None and view["winner"] == my_side,
         "rank_text": rank_text,
     }
