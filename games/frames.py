@@ -145,11 +145,11 @@ def table_context(
         player = next((p for p in snapshot.players if p.user_id == user_id), None)
         viewer = player.seat if player is not None else None
         context["i_am_covered"] = player is not None and player.covered
-        view = get_game(table.game).engine.view(snapshot.state, viewer)
+        game = get_game(table.game)
+        view = game.engine.view(snapshot.state, viewer)
         context["view"] = view
         context["viewer"] = viewer
-        presenter = get_game(table.game).presenter
-        board = presenter.board_context(view, context["seats"], viewer, selected, shared)
+        board = game.presenter.board_context(view, context["seats"], viewer, selected, shared)
         context.update(board)
     return context
 

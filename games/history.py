@@ -36,14 +36,18 @@ CHART_WIDTH, CHART_HEIGHT = 320, 100
 CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 314, 8, 92
 
 
-def visible_to(viewer: AbstractBaseUser) -> Q:
-    """Matches whose record ``viewer`` may see: a private table's only by its players and staff."""
+def visible_to(viewer: AbstractBaseUser, match: str = "") -> Q:
+    """Matches whose record ``viewer`` may see: a private table's only by its players and staff.
+
+    ``match``: the path to the match from the rows filtered (``"match__"`` for seats).
+    """
     if viewer.is_staff:
         return Q()
-    public = Q(table__is_private=False)
+    public = Q(**{f"{match}table__is_private": False})
     if not viewer.is_authenticated:
         return public
-    return public | Q(Exists(MatchPlayer.objects.filter(match=OuterRef("pk"), user_id=viewer.pk)))
+    played = MatchPlayer.objects.filter(match=OuterRef(f"{match}pk"), user_id=viewer.pk)
+    return public | Q(Exists(played))
 
 
 def player_name(player: MatchPlayer) -> str:
@@ -141,21 +145,17 @@ def game_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
     return stats
 
 
-def _scores(match: Match) -> list[int] | None:
-    """The final figures per side, as the game counts them."""
-    return get_game(match.game).side_scores(match.result or {})
-
-
 def match_row(me: MatchPlayer, change: RatingChange | None) -> dict[str, Any]:
     """One line of a player's match list (``me.match.players`` already loaded)."""
     match = me.match
     side = me.seat % 2
     players = list(match.players.all())
-    scores = _scores(match)
+    game = get_game(match.game)
+    scores = game.side_scores(match.result or {})
     return {
         "match": match,
-        "score_unit": get_game(match.game).score_unit,
-        "game_label": game_label(match.game),
+        "score_unit": game.score_unit,
+        "game_label": str(game.label),
         "date": match.finished_at or match.started_at,
         "seat": me.seat,
         "partners": [player_name(p) for p in players if p.seat % 2 == side and p.seat != me.seat],
@@ -176,9 +176,8 @@ def player_matches(
 
     Four queries whatever the page: count, page, the page's players, the page's rating changes.
     """
-    visible = Match.objects.filter(visible_to(viewer), pk=OuterRef("match_id"))
     seats = (
-        MatchPlayer.objects.filter(Exists(visible), user=user, match__status__in=DONE)
+        MatchPlayer.objects.filter(visible_to(viewer, "match__"), user=user, match__status__in=DONE)
         .select_related("match")
         .defer("match__state")  # the engine state is large and the list doesn't need it
         .prefetch_related(

@@ -34,11 +34,6 @@ def spend(key: str, limit: int, seconds: int) -> bool:
     return count <= limit
 
 
-def used(key: str) -> int:
-    """Uses of ``key`` counted in its current window."""
-    return cache.get(key, 0)
-
-
 def open_socket(user_id: int) -> bool:
     """Count a socket the account opens in this process; False (not counted) past the limit."""
     if _sockets[user_id] >= settings.MAX_SOCKETS_PER_ACCOUNT:

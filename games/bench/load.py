@@ -119,13 +119,16 @@ def seat_tables(cookies: list[str], count: int) -> list[Seating]:
     return seatings
 
 
+def abort_tables(tables_: Any) -> None:
+    """Close the tables of a queryset, as a moderator would (their live views are told)."""
+    for table_id in tables_.values_list("pk", flat=True):
+        moderation.abort_table(table_id)
+
+
 def close_seatings(seatings: list[Seating]) -> None:
     """Close a step's tables once it is measured: otherwise, with their players gone, covering
     computer players would play their matches out and load the server during the next step."""
-    for table_id in Table.objects.filter(code__in=[s.code for s in seatings]).values_list(
-        "pk", flat=True
-    ):
-        moderation.abort_table(table_id)
+    abort_tables(Table.objects.filter(code__in=[s.code for s in seatings]))
 
 
 # -- the server ----------------------------------------------------------------------------------
@@ -415,28 +418,29 @@ class FloorTable(PacedTable):
         return self.clients[target % 4], json.dumps({"seq": target})
 
 
+async def open_socket(url: str, cookie: str | None) -> Any:
+    """Open a websocket to ``url`` (logged in with ``cookie``), as a browser on the site would."""
+    from websockets.asyncio.client import connect
+
+    headers = browser_headers(url)
+    if cookie:
+        headers["Cookie"] = cookie
+    # No keepalive pings of our own: a browser's socket sends none (it answers the server's),
+    # and thousands of clients pinging add load no real player does.
+    opened = connect(
+        url, additional_headers=headers, max_size=None, open_timeout=None, ping_interval=None
+    )
+    return await asyncio.wait_for(opened, CONNECT_TIMEOUT)
+
+
 async def open_table(
     table: PacedTable, urls: list[str], cookies: list[str | None], gate: Any
 ) -> None:
     """Connect a table's four clients (``urls``: each one's socket address) and start reading
     their frames."""
-    from websockets.asyncio.client import connect
-
     for index, (url, cookie) in enumerate(zip(urls, cookies, strict=True)):
-        headers = browser_headers(url)
-        if cookie:
-            headers["Cookie"] = cookie
         async with gate:
-            # No keepalive pings of our own: a browser's socket sends none (it answers the
-            # server's), and thousands of clients pinging add load no real player does.
-            opened = connect(
-                url,
-                additional_headers=headers,
-                max_size=None,
-                open_timeout=None,
-                ping_interval=None,
-            )
-            socket = await asyncio.wait_for(opened, CONNECT_TIMEOUT)
+            socket = await open_socket(url, cookie)
         client = Client(table, index, socket)
         table.clients.append(client)
         if isinstance(table, FloorTable):

@@ -24,7 +24,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import moderation, play, tables
+from games import play, tables
 from games.consumers import FRAME_BURST, FRAME_RATE
 from games.models import Table
 
@@ -81,25 +81,14 @@ def prepare(lobby_sockets: int, table_count: int) -> Setup:
 
 def close_bench_tables() -> None:
     """Close the tables earlier runs left open (the lobby would list them too)."""
-    prefix = load.USER_PREFIX
-    for table_id in (
-        Table.objects.filter(owner__username__startswith=prefix)
-        .exclude(status__in=[Table.Status.ABORTED, Table.Status.FINISHED])
-        .values_list("pk", flat=True)
-    ):
-        moderation.abort_table(table_id)
+    load.abort_tables(
+        Table.objects.filter(owner__username__startswith=load.USER_PREFIX).exclude(
+            status__in=[Table.Status.ABORTED, Table.Status.FINISHED]
+        )
+    )
 
 
 # -- the clients ---------------------------------------------------------------------------------
-
-
-async def open_socket(url: str, cookie: str) -> Any:
-    """Open a websocket to ``url`` logged in with ``cookie``, as a browser on the site would."""
-    from websockets.asyncio.client import connect
-
-    headers = {**load.browser_headers(url), "Cookie": cookie}
-    opened = connect(url, additional_headers=headers, max_size=None, ping_interval=None)
-    return await asyncio.wait_for(opened, load.CONNECT_TIMEOUT)
 
 
 class Reader:
@@ -217,7 +206,7 @@ async def flood(base: str, setup: Setup, end: float, result: Result) -> None:
     url = f"{base}/ws/table/{setup.flood_code}/"
     sent = 0
     while time.monotonic() < end:
-        reader = Reader(await open_socket(url, setup.flood_cookie))
+        reader = Reader(await load.open_socket(url, setup.flood_cookie))
         reading = asyncio.get_running_loop().create_task(reader.read())
         start = time.monotonic()
         try:
@@ -280,7 +269,7 @@ async def measure(
 
     async def opened(url: str, cookie: str) -> Any:
         async with gate:
-            return await open_socket(url, cookie)
+            return await load.open_socket(url, cookie)
 
     lobby = [
         Reader(s)
@@ -289,7 +278,7 @@ async def measure(
         )
     ]
     table_url = f"{base}/ws/table/{setup.player_code}/"
-    players = [Player(await open_socket(table_url, cookie)) for cookie in setup.player_cookies]
+    players = [Player(await load.open_socket(table_url, cookie)) for cookie in setup.player_cookies]
     readers = [*lobby, *players]
     tasks = [loop.create_task(r.read()) for r in readers]
     try:

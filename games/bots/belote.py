@@ -437,7 +437,6 @@ def _defence_value(hand: int, ct: int) -> float:
     return v
 
 
-IDX_CT = frozenset(CONTRACTS)
 CONTRA_THRESHOLD = {0: 7.0, 1: 7.0, 2: 7.0, 3: 7.0, NT: 7.5, AT: 9.0}
 
 
@@ -448,10 +447,12 @@ def choose_call(view: View) -> str:
     hand = mask(view["hand"])
     margins = contract_values(hand)
     standing = view["contract"]
-    partner_bids = {CONTRACT_INDEX[c] for p, c in view["auction"] if p == seat ^ 2 and c in IDX_CT}
+    partner_bids = {
+        CONTRACT_INDEX[c] for p, c in view["auction"] if p == seat ^ 2 and c in CONTRACT_INDEX
+    }
     if partner_bids & {0, 1, 2, 3}:
         margins[AT] += 1.5  # partner's suit bid suggests a jack
-    options = [CONTRACT_INDEX[c] for c in legal if c in IDX_CT]
+    options = [CONTRACT_INDEX[c] for c in legal if c in CONTRACT_INDEX]
     if standing is None:
         best = max(options, key=lambda ct: margins[ct], default=None)
         if best is not None and margins[best] >= 0:

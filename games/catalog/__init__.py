@@ -50,10 +50,6 @@ class Game:
         """The game's part of a finished match's record page."""
         return f"games/{self.name}/record.html"
 
-    @property
-    def levels(self) -> tuple[str, ...]:
-        return tuple(self.bots)
-
     def seat_count(self, options: dict[str, Any]) -> int:
         return int(options.get("players", self.seats))
 

@@ -110,14 +110,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("profile", username=request.user.get_username())
     # An empty POST is a submission too: it gets its errors, not a blank form.
     form = SignupForm(request.POST if request.method == "POST" else None)
-    key = limits.signup_key(client_ip(request))
     if request.method == "POST" and form.is_valid():
-        if limits.used(key) >= settings.SIGNUPS_PER_ADDRESS_PER_HOUR:
+        key = limits.signup_key(client_ip(request))
+        if not limits.spend(key, settings.SIGNUPS_PER_ADDRESS_PER_HOUR, limits.HOUR):
             form.add_error(
                 None, _("Too many accounts were created from your address; try again in an hour.")
             )
             return render(request, "registration/signup.html", {"form": form}, status=429)
-        limits.spend(key, settings.SIGNUPS_PER_ADDRESS_PER_HOUR, limits.HOUR)
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Cardroom, %(name)s!") % {"name": user.username})

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from .. import history
-from ..catalog import all_games, game_label, get_game
+from ..catalog import all_games
 from ..models import Match
+from . import game_or_404
 
 
 def _done_match(request: HttpRequest, match_id: int) -> Match:
@@ -51,17 +52,14 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
 @require_GET
 def leaderboard(request: HttpRequest, game: str) -> HttpResponse:
     """The rated players of a game, best first."""
-    try:
-        get_game(game)
-    except LookupError:
-        raise Http404 from None
+    spec = game_or_404(game)
     page, rows = history.leaderboard(game, request.GET.get("page"))
     return render(
         request,
         "games/history/leaderboard.html",
         {
             "game": game,
-            "game_label": game_label(game),
+            "game_label": str(spec.label),
             "games": [(other.name, str(other.label)) for other in all_games()],
             "page": page,
             "rows": rows,

@@ -18,6 +18,7 @@ from ..frames import recent_chat, table_context
 from ..lobby import lobby_context
 from ..models import Table
 from ..tables import TableError, create_table
+from . import game_or_404
 
 
 def new_table_forms(data: Any = None, game: str | None = None) -> dict[str, Any]:
@@ -67,11 +68,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
 @require_GET
 def table_options(request: HttpRequest) -> HttpResponse:
     """The options fieldset for the game picked in the new-table form (an htmx partial)."""
-    game = request.GET.get("game", "")
-    try:
-        get_game(game)
-    except LookupError:
-        raise Http404 from None
+    game = game_or_404(request.GET.get("game", "")).name
     return render(request, "games/partials/table_options.html", new_table_forms(game=game))
 
 
@@ -88,9 +85,9 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
 @require_GET
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     """The rules of a game, as played on this site."""
+    game_or_404(game)
     try:
-        get_game(game)
         template = get_template(f"games/rules/{game}.html")
-    except (LookupError, TemplateDoesNotExist):
+    except TemplateDoesNotExist:
         raise Http404 from None
     return HttpResponse(template.render({}, request))

@@ -759,10 +759,14 @@ def test_tied_deal_hangs_the_declarers_points() -> None:
     r = belote.deal_results(after)[-1]
     d = r["declarer"] % 2
     assert r["raw"][0] == r["raw"][1]
-    _nothing, defenders, hang = belote.settle(r["contract"], 1, r["raw"][d], r["raw"][1 - d])
+    tens, rest = divmod(r["raw"][d], 10)
+    # Rules §7.3, written out: the defenders round as the team with more points, the
+    # declarers' hanging share as the team with fewer.
+    up_from = {"AT": 4, "NT": 5}.get(r["contract"], 6)
+    more_up_from = {"AT": 5, "NT": 5}.get(r["contract"], 7)
     assert r["award"][d] == 0
-    assert r["award"][1 - d] == defenders
-    assert r["hanging_after"] == after.hanging == hang > 0
+    assert r["award"][1 - d] == tens + (rest >= more_up_from)
+    assert r["hanging_after"] == after.hanging == tens + (rest >= up_from) > 0
 
 
 def test_hanging_points_survive_all_pass_and_go_to_next_deal_winner() -> None:
