@@ -7,6 +7,7 @@ import pytest_asyncio
 from asgiref.sync import sync_to_async
 from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connections
 
 from games import autoplay, play, presence, regions, snapshots, tables
@@ -19,6 +20,12 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Each test starts with empty counters: on Redis they outlive the test and the run."""
+    cache.clear()
 
 
 @pytest.fixture

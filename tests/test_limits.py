@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import limits, moderation, tables
+from games import moderation, tables
 from games.consumers import CLOSE_TOO_MANY
 from games.models import ChatMessage, Presence, Report, Server, Table
 from games.tables import TableError
@@ -91,7 +90,6 @@ def test_an_account_has_a_limited_number_of_open_tables(client, make_user, setti
 def test_an_address_creates_a_limited_number_of_accounts_per_hour(settings):
     settings.SIGNUPS_PER_ADDRESS_PER_HOUR = 2
     address = "203.0.113.7"
-    cache.delete(limits.signup_key(address))
 
     def sign_up(name: str, remote: str) -> int:
         client = Client(REMOTE_ADDR=remote)
@@ -109,7 +107,6 @@ def test_an_address_creates_a_limited_number_of_accounts_per_hour(settings):
 def test_reports_are_folded_and_limited_per_hour(make_user, settings):
     settings.REPORTS_PER_USER_PER_HOUR = 3
     reporter = make_user("reporter")
-    cache.delete(limits.report_key(reporter))
     rude = [make_user(f"rude{n}") for n in range(4)]
     table = tables.create_table(rude[0], "belote", OPTIONS, is_private=False)
     line = ChatMessage.objects.create(table=table, user=rude[0], text="idiots")
