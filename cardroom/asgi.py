@@ -15,7 +15,7 @@ from channels.sessions import CookieMiddleware  # noqa: E402
 
 from cardroom.origins import SameOriginValidator  # noqa: E402
 from cardroom.sessions import WebsocketSessionMiddleware  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

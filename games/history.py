@@ -18,9 +18,9 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext as _
 
 from .catalog import Game, all_games, game_label, get_game
-from .frames import computer_name
 from .models import Match, MatchPlayer, Outcome, Rating, RatingChange
 from .replay import logged_moves, state_after
+from .tables import computer_name
 
 #: Matches a profile lists per page.
 MATCHES_PER_PAGE = 20

@@ -299,7 +299,7 @@ class Server(models.Model):
     """A server process holding websockets; its heartbeat (``seen_at``) keeps its presences live.
 
     A process that dies without closing its sockets (SIGKILL, power loss) stops beating: its
-    presences are then ignored, and swept by the next live process (see games.presence).
+    presences are then ignored, and swept by the next live process (see games.live.presence).
     """
 
     name = models.CharField(max_length=100, primary_key=True)

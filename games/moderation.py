@@ -17,15 +17,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import limits, notify
+from . import limits, live
 from .models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
 from .tables import TableError, bump, lock_table
 from .text import strip_invisible
-
-
-def user_group(user_id: int) -> str:
-    """The channel-layer group of every socket a user has open."""
-    return f"user.{user_id}"
 
 
 def _active(kind: str) -> Q:
@@ -65,11 +60,6 @@ def end_sessions(user: AbstractBaseUser) -> int:
     return len(doomed)
 
 
-def close_sockets(user_id: int) -> None:
-    """Close every socket the user has open (they signed out, or their password changed)."""
-    notify.send_sync(user_group(user_id), {"type": "user.signed_out"})
-
-
 def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Sanction:
     """Close ``user``'s account: deactivate, end sessions, close open sockets at once."""
     with transaction.atomic():
@@ -82,14 +72,14 @@ def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Sanction:
             created_by=by,
         )
     end_sessions(user)
-    notify.send_sync(user_group(user.pk), {"type": "user.banned"})
-    # Their seats in running matches are handed to computer players (see games.autoplay).
+    live.close_sockets(user.pk, banned=True)
+    # Their seats in running matches are handed to computer players (see games.live.autoplay).
     for table_id in set(
         MatchPlayer.objects.filter(user=user, match__status=Match.Status.RUNNING).values_list(
             "match__table_id", flat=True
         )
     ):
-        notify.send_sync(notify.table_group(table_id), notify.table_changed())
+        live.announce(table_id)
     return sanction
 
 
@@ -110,8 +100,7 @@ def abort_table(table_id: int) -> Table:
         )
         table.status = Table.Status.ABORTED
         bump(table, "status")
-    notify.send_sync(notify.table_group(table.pk), notify.table_changed())
-    notify.send_sync(notify.LOBBY_GROUP, notify.lobby_changed())
+    live.announce(table.pk, lobby=True)
     return table
 
 
@@ -120,7 +109,7 @@ def set_hidden(messages: QuerySet[ChatMessage], hidden: bool) -> int:
     table_ids = set(messages.values_list("table_id", flat=True))
     count = messages.update(hidden=hidden)
     for table_id in table_ids:
-        notify.send_sync(notify.table_group(table_id), {"type": "chat.refresh"})
+        live.announce(table_id, chat=True)
     return count
 
 

@@ -18,9 +18,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import ratings, snapshots
+from . import ratings
 from .catalog import get_game
 from .engines import IllegalAction
+from .live import snapshots
 from .models import Match, MatchPlayer, Move, Table
 from .tables import TableError, bump, lock_table
 

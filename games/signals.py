@@ -11,8 +11,8 @@ from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 
+from .live import close_sockets
 from .models import UsernameSkeleton
-from .moderation import close_sockets
 from .text import skeleton
 
 

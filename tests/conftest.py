@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connections
 
-from games import autoplay, play, presence, regions, snapshots, tables
+from games import play, tables
+from games.live import autoplay, presence, regions, snapshots
 
 
 @pytest.fixture(autouse=True)

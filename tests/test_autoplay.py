@@ -10,8 +10,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import autoplay, moderation, play, tables
+from games import moderation, play, tables
 from games.engines import belote
+from games.live import autoplay
 from games.models import Match, MatchPlayer, Move, Table
 
 from .live import connect, send, version_mark

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from games import batching
+from games.live import batching
 
 pytestmark = pytest.mark.asyncio
 

@@ -1,5 +1,5 @@
 """Our consumers dispatch without Channels' per-message database hop, from long-lived source
-tasks (see games.dispatch)."""
+tasks (see games.live.dispatch)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from channels.exceptions import StopConsumer
 
 from games.bench.floor import FanOutConsumer
-from games.consumers import LobbyConsumer, TableConsumer
-from games.dispatch import dispatch_from
+from games.live.consumers import LobbyConsumer, TableConsumer
+from games.live.dispatch import dispatch_from
 
 
 @pytest.mark.parametrize("consumer", [TableConsumer, LobbyConsumer, FanOutConsumer])

@@ -24,10 +24,11 @@ from django.utils import timezone
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games import autoplay, presence, tables
-from games.consumers import TableConsumer
+from games import tables
 from games.engines import belote
 from games.forms import ReportForm
+from games.live import autoplay, presence
+from games.live.consumers import TableConsumer
 from games.models import ChatMessage, MatchPlayer, Move, Report, Sanction, Seat, Table
 from games.views.accounts import SignupForm
 from games.views.tables import new_table_forms

@@ -12,11 +12,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from games import frames, play, tables
+from games import play, tables
 from games.engines import grabush
+from games.live import frames
+from games.live.regions import render as render_region
+from games.live.regions import render_plain, restricted
 from games.models import Match, Table
 from games.presenters import grabush as presenter
-from games.regions import render_plain, restricted
 
 from .engines.grabush_helpers import craft
 from .live import connect, send, version_mark
@@ -180,8 +182,11 @@ def test_every_grabush_region_renders_from_its_declared_inputs_alone(make_user):
                     name for name in ("selected", "penalties", "events", "final") if context[name]
                 }
                 for region in presenter.REGIONS:
-                    alone = region.render(restricted(context, region.uses))
-                    assert alone == region.render(context), (region.template, viewer.username)
+                    alone = render_region(region, restricted(context, region.uses))
+                    assert alone == render_region(region, context), (
+                        region.template,
+                        viewer.username,
+                    )
         if state.over:
             break
         if match.version == 6:  # table talk: the other side may claim a penalty
@@ -201,7 +206,7 @@ def test_the_board_is_its_regions_in_order(make_user):
     table = start(users)
     context = frames.table_context(table, users[0], "hand:KS")
     board = render_plain("games/grabush/board.html", context)
-    parts = [region.render(context) for region in presenter.REGIONS]
+    parts = [render_region(region, context) for region in presenter.REGIONS]
     parts = [part for part in parts if part.strip()]  # not the seats 5 to 8
     assert [top_ids(part) for part in parts] == [[ident] for ident in REGION_IDS]
     assert all(part in board for part in parts)
@@ -223,8 +228,8 @@ def test_the_regions_of_every_table_size_render_from_their_declared_inputs(playe
                 context = {**base, **presenter.board_context(view, rows, viewer, selected)}
                 ids = []
                 for region in presenter.REGIONS:
-                    html = region.render(context)
-                    assert region.render(restricted(context, region.uses)) == html
+                    html = render_region(region, context)
+                    assert render_region(region, restricted(context, region.uses)) == html
                     ids += top_ids(html)
                 seated = [f"gplayer-{seat}" for seat in range(players)]
                 assert ids == [*REGION_IDS[:5], *seated, "board-end"]

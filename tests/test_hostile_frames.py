@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import chat, consumers, notify, play
-from games.consumers import BadFrame, parse_frame
+from games import chat, play
 from games.engines import belote
+from games.live import consumers, notify
+from games.live.consumers import BadFrame, parse_frame
 from games.models import ChatMessage, MatchPlayer, Presence
 
 from .live import close_code, connect, send

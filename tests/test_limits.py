@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import moderation, tables
-from games.consumers import CLOSE_TOO_MANY
+from games.live.consumers import CLOSE_TOO_MANY
 from games.models import ChatMessage, Presence, Report, Server, Table
 from games.tables import TableError
 

@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils import translation
 
 from cardroom.asgi import application
-from games import lobby, lobby_feed, notify, play, tables
+from games import lobby, play, tables
 from games.engines import belote
+from games.live import lobby_feed, notify
 from games.models import Match, Table
 from games.replay import final_state
 

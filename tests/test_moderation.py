@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import chat, play, tables
-from games.consumers import CLOSE_BANNED, CLOSE_FLOOD, FRAME_BURST
+from games.live.consumers import CLOSE_BANNED, CLOSE_FLOOD, FRAME_BURST
 from games.models import ChatMessage, Match, Report, Sanction, Table
 from games.tables import TableError
 

@@ -1,6 +1,6 @@
 """A move made on the version this process already holds: no read, and still never stale.
 
-The process showing a table keeps its latest read (``games.snapshots``). A move made on that
+The process showing a table keeps its latest read (``games.live.snapshots``). A move made on that
 read's version skips reading the match again; the compare-and-set on the match row is what
 refuses it if the match moved on meanwhile (another process, another tab, a moderator).
 """
@@ -13,8 +13,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import moderation, play, replay, snapshots, tables
+from games import moderation, play, replay, tables
 from games.engines import belote
+from games.live import snapshots
 from games.models import Match, MatchPlayer, Move, Table
 from games.tables import TableError
 

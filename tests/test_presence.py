@@ -8,8 +8,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import presence, tables
-from games.frames import table_context
+from games import tables
+from games.live import presence
+from games.live.frames import table_context
 from games.models import MatchPlayer, Presence, Server
 
 from .live import connect

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from cardroom.asgi import application
 from games import tables
-from games.consumers import CLOSE_UNAUTHENTICATED
+from games.live.consumers import CLOSE_UNAUTHENTICATED
 
 from .live import close_code, connect, send
 from .test_table_live import OPTIONS, drain, receive_until

@@ -7,8 +7,9 @@ import random
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import notify, play, snapshots
+from games import play
 from games.engines import belote
+from games.live import notify, snapshots
 
 
 def test_a_move_is_read_in_two_queries_keeping_seats_and_presences(

@@ -9,7 +9,8 @@ from django.conf import settings
 from django.utils import translation
 
 from cardroom.asgi import application
-from games import consumers, tables
+from games import tables
+from games.live import consumers
 
 from .live import session_cookie
 
@@ -60,7 +61,7 @@ async def test_table_frames_render_in_the_language_of_the_socket(make_user, monk
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("background_stopped")
 async def test_sockets_of_one_table_in_two_languages_each_get_their_own(make_user, monkeypatch):
-    """The frames of one change are rendered together (``games.batching``), each in the
+    """The frames of one change are rendered together (``games.live.batching``), each in the
     language of the socket it is for."""
     users = [await sync_to_async(make_user)(name) for name in ("boyana", "rusalka")]
     table = await sync_to_async(tables.create_table)(users[0], "belote", {}, is_private=False)

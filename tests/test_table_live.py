@@ -9,8 +9,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from games import batching, notify, play, snapshots, tables
+from games import play, tables
 from games.engines import belote
+from games.live import batching, notify, snapshots
 from games.models import Match, Move, Table
 
 from .live import connect, leaked_cards, send, version_mark

@@ -9,7 +9,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from cardroom.asgi import application
-from games.consumers import CLOSE_NOT_FOUND
+from games.live.consumers import CLOSE_NOT_FOUND
 
 from .live import close_code, session_cookie
 

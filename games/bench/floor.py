@@ -15,7 +15,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from games.dispatch import DirectDispatchMixin
+from games.live.dispatch import DirectDispatchMixin
 
 #: Largest frame the floor relays, in characters.
 MAX_FRAME = 200

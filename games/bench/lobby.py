@@ -25,7 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import play, tables
-from games.consumers import FRAME_BURST, FRAME_RATE
+from games.live.consumers import FRAME_BURST, FRAME_RATE
 from games.models import Table
 
 from . import load

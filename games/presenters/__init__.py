@@ -4,8 +4,72 @@ A presenter only rearranges the seat's own view (names, positions, "we/they"); i
 the engine state, so it cannot leak hidden cards.
 """
 
+from __future__ import annotations
+
+import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol
+
+#: A key that never equals a previous one: the region is rendered for every frame.
+ALWAYS = object()
+
+
+@dataclass(frozen=True)
+class Region:
+    """A part of a table page with its own element id and template, which a live frame sends
+    again only when the context values it reads (``uses``) change."""
+
+    template: str
+    #: The context values the template reads: names, dotted for an item of a dict or an
+    #: attribute ("view.phase", "table.status"). Empty: render it for every frame.
+    uses: tuple[str, ...] = ()
+    #: The inputs are a few plain (hashable) values that recur from move to move and table to
+    #: table ("Your turn", version 12, no notice).
+    recurring: bool = False
+    #: Names the template reads that stand for a value of the context: ``(("p", "by_seat.3"),)``
+    #: renders a template written for one player as the player in seat 3.
+    given: tuple[tuple[str, str], ...] = ()
+    #: What a connection remembers the region by (default: its template).
+    name: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.name or self.template
+
+    def key(self, context: dict[str, Any]) -> Any:
+        """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
+        if not self.uses:
+            return ALWAYS
+        get = context.get
+        return tuple(
+            [get(path) if type(path) is str else follow(context, path) for path in self._paths]
+        )
+
+    def context(self, context: dict[str, Any]) -> dict[str, Any]:
+        """``context`` with the names of ``given`` added."""
+        if not self.given:
+            return context
+        return {**context, **{name: lookup(context, value) for name, value in self.given}}
+
+    @functools.cached_property
+    def _paths(self) -> tuple[str | tuple[str, ...], ...]:
+        """Each name of ``uses``: as it is, or split at its dots."""
+        return tuple(tuple(name.split(".")) if "." in name else name for name in self.uses)
+
+
+def lookup(context: dict[str, Any], name: str) -> Any:
+    """The value of ``name`` ("view.phase") in ``context``; None when it is missing."""
+    return follow(context, name.split("."))
+
+
+def follow(context: dict[str, Any], path: tuple[str, ...] | list[str]) -> Any:
+    """The value at ``path`` (names of dict items or attributes) in ``context``."""
+    value = context.get(path[0])
+    for part in path[1:]:
+        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
+    return value
+
 
 #: ``shared(key, build)``: ``build()``, made once for every viewer of one state and language
 #: (the table's connections rendering one read) and kept under ``key``.

@@ -8,9 +8,8 @@ from typing import Any, NamedTuple
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from ..regions import Region
 from ..templatetags.cards import call_name, card_name
-from . import Shared, build_now
+from . import Region, Shared, build_now
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
 REGIONS = (

@@ -7,9 +7,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ..engines.grabush import PLAYER_COUNTS
-from ..regions import Region
 from ..templatetags.cards import card_name, rank_text
-from . import Shared, build_now
+from . import Region, Shared, build_now
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -33,7 +32,12 @@ REGIONS = (
     ),
     # A player at the board (the piles of a table grow long): one region for each seat.
     *(
-        Region(f"games/grabush/players/{seat}.html", uses=(f"by_seat.{seat}",))
+        Region(
+            "games/grabush/player.html",
+            uses=(f"by_seat.{seat}",),
+            given=(("p", f"by_seat.{seat}"),),
+            name=f"player-{seat}",
+        )
         for seat in range(max(PLAYER_COUNTS))
     ),
     Region("games/grabush/board_end.html", uses=("final", "events")),

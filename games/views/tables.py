@@ -11,10 +11,9 @@ from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import notify
+from .. import live
 from ..catalog import all_games, get_game
 from ..forms import TableForm
-from ..frames import recent_chat, table_context
 from ..lobby import lobby_context
 from ..models import Table
 from ..tables import TableError, create_table
@@ -60,7 +59,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
         context.update(forms)
         return render(request, "games/lobby.html", context, status=400)
     if not table.is_private:
-        notify.send_sync(notify.LOBBY_GROUP, notify.lobby_changed())
+        live.announce(lobby=True)
     return redirect(table)
 
 
@@ -77,9 +76,7 @@ def table_options(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, code: str) -> HttpResponse:
     """A table's page; the websocket it opens keeps it live."""
     table = get_object_or_404(Table, code=code)
-    context = table_context(table, request.user)
-    context["chat_lines"] = recent_chat(table)
-    return render(request, "games/table.html", context)
+    return render(request, "games/table.html", live.table_page(table, request.user))
 
 
 @require_GET

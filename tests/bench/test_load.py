@@ -14,7 +14,7 @@ from websockets.frames import Close
 from games.bench import load
 from games.bench.floor import CollectConsumer, FanOutConsumer
 from games.bench.stats import percentile
-from games.frames import render_frame
+from games.live.frames import render_frame
 from games.models import Table
 
 

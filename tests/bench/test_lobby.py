@@ -6,7 +6,7 @@ import pytest
 
 from games import lobby
 from games.bench import lobby as lobby_bench
-from games.consumers import FRAME_BURST, FRAME_RATE
+from games.live.consumers import FRAME_BURST, FRAME_RATE
 from games.models import Match, Table
 
 

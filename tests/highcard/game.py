@@ -9,8 +9,7 @@ from typing import Any
 from django import forms
 
 from games.catalog import Game
-from games.presenters import build_now
-from games.regions import Region
+from games.presenters import Region, build_now
 
 from . import engine
 

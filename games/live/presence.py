@@ -27,8 +27,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from ..models import Match, MatchPlayer, Presence, Server, Table
 from . import notify
-from .models import Match, MatchPlayer, Presence, Server, Table
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,6 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -15,26 +14,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .catalog import get_game
-from .models import ChatMessage, Match, Table
-from .regions import RENDERS, Region, remember, render_changed, render_plain
+from ..catalog import get_game
+from ..models import ChatMessage, Match, Table
+from ..presenters import Region
+from ..tables import bot_level_choices, computer_name
+from .regions import RENDERS, remember, render_changed, render_plain
 from .snapshots import TableSnapshot, load_snapshot
-
-
-def _bot_level_choices() -> list[tuple[str, str]]:
-    return _bot_level_choices_in(get_language())
-
-
-# Every frame of every connection needs these: translated once per language (the argument that
-# keys the cache; the active language translates).
-@functools.cache
-def _bot_level_choices_in(language: str | None) -> list[tuple[str, str]]:
-    return [("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard"))]
-
-
-def computer_name(level: str) -> str:
-    """How a computer player is named on a seat: "Computer (normal)"."""
-    return _("Computer (%(level)s)") % {"level": dict(_bot_level_choices()).get(level, level)}
 
 
 def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
@@ -88,7 +73,7 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
         "seating_note": spec.seating_note(len(seats)),
         "all_seated": all(not seat["is_free"] for seat in seats),
         "rematch_votes": table.rematch_votes,
-        "bot_levels": [choice for choice in _bot_level_choices() if choice[0] in spec.bots],
+        "bot_levels": [choice for choice in bot_level_choices() if choice[0] in spec.bots],
     }
     if match is not None:
         if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
@@ -152,6 +137,11 @@ def table_context(
         board = game.presenter.board_context(view, context["seats"], viewer, selected, shared)
         context.update(board)
     return context
+
+
+def table_page(table: Table, user: AbstractBaseUser) -> dict[str, Any]:
+    """The context of ``table``'s page for ``user``: the table as a frame shows it, and the chat."""
+    return {**table_context(table, user), "chat_lines": recent_chat(table)}
 
 
 def recent_chat(table: Table, count: int = 50) -> list[ChatMessage]:

@@ -14,6 +14,11 @@ from channels.layers import get_channel_layer
 LOBBY_GROUP = "lobby"
 
 
+def user_group(user_id: int) -> str:
+    """The channel-layer group of every socket a user has open."""
+    return f"user.{user_id}"
+
+
 def table_group(table_id: int) -> str:
     """The channel-layer group of everyone connected to a table."""
     return f"table.{table_id}"
@@ -45,5 +50,21 @@ async def send(group: str, event: dict[str, Any]) -> None:
 
 
 def send_sync(group: str, event: dict[str, Any]) -> None:
-    """Send ``event`` to ``group`` from sync code (views, management commands)."""
+    """Send ``event`` to ``group`` from sync code."""
     async_to_sync(send)(group, event)
+
+
+def announce(table_id: int | None = None, *, chat: bool = False, lobby: bool = False) -> None:
+    """Tell the live pages, from sync code, that a table changed (``chat``: only its chat)
+    and, with ``lobby``, that the lobby's list did."""
+    if table_id is not None:
+        event = {"type": "chat.refresh"} if chat else table_changed()
+        send_sync(table_group(table_id), event)
+    if lobby:
+        send_sync(LOBBY_GROUP, lobby_changed())
+
+
+def close_sockets(user_id: int, *, banned: bool = False) -> None:
+    """Close every socket ``user_id`` has open: they signed out, their password changed, or
+    (``banned``) their account was closed."""
+    send_sync(user_group(user_id), {"type": "user.banned" if banned else "user.signed_out"})

@@ -18,50 +18,20 @@ they render from one read of the table, and a region whose key is the same for s
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import Any
 
 from django.template import Context
 from django.template.loader import get_template
 from django.utils.translation import get_language
 
-#: A key that never equals a previous one: the region is rendered for every frame.
-ALWAYS = object()
+from ..presenters import ALWAYS, Region, lookup
 
 
-@dataclass(frozen=True)
-class Region:
-    """A part of the table page with its own element id and template."""
-
-    template: str
-    #: The context values the template reads: names, dotted for an item of a dict or an
-    #: attribute ("view.phase", "table.status"). Empty: render it for every frame.
-    uses: tuple[str, ...] = ()
-    #: The inputs are a few plain (hashable) values that recur from move to move and table to
-    #: table ("Your turn", version 12, no notice): the HTML is kept for the whole process.
-    recurring: bool = False
-
-    def key(self, context: dict[str, Any]) -> Any:
-        """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
-        if not self.uses:
-            return ALWAYS
-        # Every connection computes every region's key for every change: a plain loop, with
-        # names that are not dotted read straight from the context.
-        get = context.get
-        return tuple(
-            [get(path) if type(path) is str else _follow(context, path) for path in self._paths]
-        )
-
-    @functools.cached_property
-    def _paths(self) -> tuple[str | tuple[str, ...], ...]:
-        """Each name of ``uses``: as it is, or split at its dots."""
-        return tuple(tuple(name.split(".")) if "." in name else name for name in self.uses)
-
-    def render(self, context: dict[str, Any]) -> str:
-        return render_plain(self.template, context)
+def render(region: Region, context: dict[str, Any]) -> str:
+    """``region`` rendered alone in ``context``."""
+    return render_plain(region.template, region.context(context))
 
 
 def render_plain(template_name: str, context: dict[str, Any]) -> str:
@@ -74,18 +44,6 @@ def render_plain(template_name: str, context: dict[str, Any]) -> str:
     """
     template = get_template(template_name).template  # the engine's own Template
     return template.render(Context(context, autoescape=True, use_l10n=False))
-
-
-def lookup(context: dict[str, Any], name: str) -> Any:
-    """The value of ``name`` ("view.phase") in ``context``; None when it is missing."""
-    return _follow(context, name.split("."))
-
-
-def _follow(context: dict[str, Any], path: tuple[str, ...] | list[str]) -> Any:
-    value = context.get(path[0])
-    for part in path[1:]:
-        value = value.get(part) if isinstance(value, dict) else getattr(value, part, None)
-    return value
 
 
 def restricted(context: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
@@ -116,38 +74,38 @@ def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
     hold lists and dicts."""
     renders = context.get(RENDERS)
     if key is ALWAYS or renders is None:
-        return region.render(context)
+        return render(region, context)
     if region.recurring:
-        return render_recurring(region.template, context, key, context.get("LANGUAGE_CODE"))
-    made = renders.setdefault(region.template, [])
+        return render_recurring(region, context, key, context.get("LANGUAGE_CODE"))
+    made = renders.setdefault(region.id, [])
     for seen, html in made:
         if seen == key:
             return html
-    html = region.render(context)
+    html = render(region, context)
     made.append((key, html))
     return html
 
 
-#: Renders of recurring parts by (template, language, key), most recently used last.
+#: Renders of recurring parts by (region, language, key), most recently used last.
 _recurring: OrderedDict[tuple[str, str | None, Any], str] = OrderedDict()
 _recurring_lock = threading.Lock()
 RECURRING_RENDERS = 8192
 
 
 def render_recurring(
-    template_name: str, context: dict[str, Any], key: Any, language: str | None = None
+    region: Region, context: dict[str, Any], key: Any, language: str | None = None
 ) -> str:
-    """``template_name`` rendered in ``context``, whose inputs are the hashable ``key``: the
+    """``region`` rendered in ``context``, whose inputs are the hashable ``key``: the
     HTML is kept for the process (bounded), for every later render of an equal key in the
     active language (``language``, when the caller knows it: asking costs more than the
     lookup). For parts that recur from frame to frame and table to table."""
-    cache_key = (template_name, language or get_language(), key)
+    cache_key = (region.id, language or get_language(), key)
     with _recurring_lock:
         html = _recurring.get(cache_key)
         if html is not None:
             _recurring.move_to_end(cache_key)
             return html
-    html = render_plain(template_name, context)
+    html = render(region, context)
     with _recurring_lock:
         _recurring[cache_key] = html
         while len(_recurring) > RECURRING_RENDERS:
@@ -170,9 +128,9 @@ def render_changed(
     for region in regions:
         key = region.key(context)
         if shown is not None:
-            if key is not ALWAYS and shown.get(region.template, ALWAYS) == key:
+            if key is not ALWAYS and shown.get(region.id, ALWAYS) == key:
                 continue
-            shown[region.template] = key
+            shown[region.id] = key
         parts.append(render_shared(region, context, key))
     return "".join(parts)
 
@@ -180,4 +138,4 @@ def render_changed(
 def remember(regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, Any]) -> None:
     """Record in ``shown`` that ``regions`` were just sent whole (inside a larger template)."""
     for region in regions:
-        shown[region.template] = region.key(context)
+        shown[region.id] = region.key(context)

@@ -22,11 +22,12 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import timezone
 
-from . import notify, play
-from .catalog import get_game
-from .models import Match
+from .. import play
+from ..catalog import get_game
+from ..models import Match
+from ..tables import TableError
+from . import notify
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
-from .tables import TableError
 
 logger = logging.getLogger(__name__)
 

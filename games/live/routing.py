@@ -23,7 +23,7 @@ websocket_urlpatterns = [
 
 if settings.LOADTEST_FLOOR:
     # The load benchmark's bare fan-out and collection (see games/bench/load.py); off unless asked.
-    from .bench.floor import CollectConsumer, FanOutConsumer
+    from ..bench.floor import CollectConsumer, FanOutConsumer
 
     websocket_urlpatterns.append(path("ws/bench/<slug:group>/", FanOutConsumer.as_asgi()))
     websocket_urlpatterns.append(path("ws/bench-collect/", CollectConsumer.as_asgi()))

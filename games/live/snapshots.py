@@ -21,8 +21,8 @@ from typing import Any
 
 from django.db.models import F
 
-from .catalog import get_game
-from .models import Match, MatchPlayer, Seat, Table
+from ..catalog import get_game
+from ..models import Match, MatchPlayer, Seat, Table
 from .presence import live_presences
 
 

@@ -23,12 +23,13 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from . import autoplay, chat, limits, lobby_feed, notify, play, presence, tables
+from .. import chat, limits, play, tables
+from ..models import Match, Table
+from . import autoplay, lobby_feed, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame
-from .models import Match, Table
-from .moderation import user_group
+from .notify import user_group
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
 #: Close code for a handshake refused because nobody is logged in, and for the sockets of an
