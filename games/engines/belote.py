@@ -396,7 +396,10 @@ def _round_total(points: int) -> int:
 
 def settle(contract: str, multiplier: int, declarers: int, defenders: int) -> tuple[int, int, int]:
     """Return (declarers' figure, defenders' figure, points that hang) for a deal's raw totals."""
-    ct = CONTRACT_INDEX[contract]
+    return _settle(CONTRACT_INDEX[contract], multiplier, declarers, defenders)
+
+
+def _settle(ct: int, multiplier: int, declarers: int, defenders: int) -> tuple[int, int, int]:
     if multiplier > 1:
         whole = _round_total(declarers + defenders) * multiplier
         if declarers > defenders:
@@ -940,7 +943,7 @@ def _finish_deal(s: State) -> None:
         belot[seat & 1] += 20
     raw = [card_pts[t] + decl[t] + belot[t] + (90 if capot == t else 0) for t in (0, 1)]
     dteam = s.declarer & 1
-    d_fig, f_fig, hang = settle(CONTRACTS[ct], s.mult, raw[dteam], raw[1 - dteam])
+    d_fig, f_fig, hang = _settle(ct, s.mult, raw[dteam], raw[1 - dteam])
     written = [0, 0]
     written[dteam], written[1 - dteam] = d_fig, f_fig
     award = list(written)
