@@ -1,29 +1,43 @@
 """The one path every move takes: load, check with the engine, compare-and-set, log.
 
 Humans (through consumers) and computer players all call :func:`apply_action`. The match is
-loaded under the table's lock, or taken from this process's read of the table when that read is
-at the version the move was made on; either way the write is a compare-and-set on the match's
-version, so a move made on anything but the current state changes nothing. The caller
-broadcasts ``notify.table_changed`` after the transaction has committed.
+loaded under the table's lock, or taken from a read of the table the caller already holds at
+the version the move was made on; either way the write is a compare-and-set on the match's
+version, so a move made on anything but the current state changes nothing. Once the move is
+committed, :data:`move_committed` is sent; the caller then tells the table's connections.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import ratings
 from .catalog import get_game
 from .engines import IllegalAction
-from .live import snapshots
 from .models import Match, MatchPlayer, Move, Table
 from .tables import TableError, bump, lock_table
+
+#: Sent once a move of a match that goes on is committed, with ``table`` and ``match`` as the
+#: move wrote them, ``state`` (the new engine state) and ``covered`` (the mover's seat's new
+#: cover; None: unchanged).
+move_committed = Signal()
+
+
+class TableRead(Protocol):
+    """A read of a table and its running match that a caller holds (see :func:`apply_action`)."""
+
+    table: Table
+    match: Match | None
+    players: list[MatchPlayer]
+    state: Any
 
 
 class StaleMove(TableError):
@@ -254,17 +268,16 @@ def _insert_sql(vendor: str) -> str:
 
 
 def _match_for_move(
-    table_id: int, version: int
+    table_id: int, version: int, held: TableRead | None
 ) -> tuple[Table, Match | None, list[MatchPlayer], Any, bool]:
     """The table, its latest match, the match's players and its engine state, for a move made
-    on ``version``, and whether they come from this process's read of the table.
+    on ``version``, and whether they come from ``held``.
 
-    When this process holds the table at ``version`` (it shows it to a player), nothing is
-    read: the compare-and-set in :func:`_save` refuses the move if the match moved on
-    meanwhile, so the read could not make a difference. Otherwise the table is locked and read.
+    A ``held`` read at ``version`` is used as it is: the compare-and-set in :func:`_save`
+    refuses the move if the match moved on meanwhile, so reading again could not make a
+    difference. Otherwise the table is locked and read.
     """
-    held = snapshots.held_at(table_id, version)
-    if held is not None:
+    if held is not None and held.match is not None and held.match.version == version:
         # A copy: the move writes to it, and the held read must stay as it was if it fails.
         return held.table, copy.copy(held.match), held.players, held.state, True
     table, match = lock_with_match(table_id)
@@ -282,15 +295,18 @@ def apply_action(
     *,
     seat: int | None = None,
     cover: bool = False,
+    held: TableRead | None = None,
 ) -> Match:
     """Apply ``action`` for ``user`` (or for ``seat``, for a computer player) if it is legal.
 
     ``version`` is the match version the player saw; anything else is refused as stale, so of
     two moves sent for one state (double click, two tabs) exactly one applies. ``cover``: the
     computer player moves for an absent human and covers the seat until they act again.
+    ``held``: a read of the table the caller holds, used instead of reading when it is at
+    ``version`` (a copy is written to; the read stays as it was).
     """
     with transaction.atomic():
-        table, match, players, before, held = _match_for_move(table_id, version)
+        table, match, players, before, unlocked = _match_for_move(table_id, version, held)
         if match is None or match.status != Match.Status.RUNNING:
             raise TableError(_("No match is being played at this table."))
         if version != match.version:
@@ -306,7 +322,7 @@ def apply_action(
             state = spec.engine.apply(before, seat, action)
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
-        if state.to_act is None and held:
+        if state.to_act is None and unlocked:
             table = lock_table(table_id)  # the match ends: the table changes too
         _save(table, match, spec, state, seat, action, user, before.to_act)
         covered = None  # the seat's cover after the move, when the move changes it
@@ -317,7 +333,11 @@ def apply_action(
         if covered is not None:
             MatchPlayer.objects.filter(match_id=match.pk, seat=seat).update(covered=covered)
         if match.status == Match.Status.RUNNING:
-            transaction.on_commit(lambda: snapshots.after_move(table, match, state, covered))
+            transaction.on_commit(
+                lambda: move_committed.send(
+                    Match, table=table, match=match, state=state, covered=covered
+                )
+            )
         return match
 
 

@@ -33,7 +33,7 @@ def test_a_move_on_the_held_version_writes_and_reads_nothing(started):
     table, users = started
     held = snapshots.event_snapshot(table.pk, "opened")  # this process shows the table
     with CaptureQueriesContext(connection) as captured:
-        play.apply_action(table.pk, users[held.state.to_act], "pass", held.match.version)
+        snapshots.apply_action(table.pk, users[held.state.to_act], "pass", held.match.version)
     work = statements(captured)
     # the compare-and-set on the match, the log
     assert [s.split()[0] for s in work] == ["UPDATE", "INSERT"], work
@@ -51,7 +51,7 @@ def test_a_held_read_the_match_moved_past_refuses_the_move_and_changes_nothing(s
     assert snapshots.held_at(table.pk, version) is held
     after = Match.objects.get(pk=held.match.pk)
     with pytest.raises(play.StaleMove):
-        play.apply_action(table.pk, users[seat], "C", version)  # a second tab, same version
+        snapshots.apply_action(table.pk, users[seat], "C", version)  # a second tab, same version
     match = Match.objects.get(pk=held.match.pk)
     assert (match.version, match.state) == (after.version, after.state)
     assert Move.objects.filter(match=match).count() == version + 1
@@ -62,7 +62,7 @@ def test_a_held_read_of_a_match_closed_since_refuses_the_move(started):
     held = snapshots.event_snapshot(table.pk, "opened")
     moderation.abort_table(table.pk)
     with pytest.raises(play.StaleMove):
-        play.apply_action(table.pk, users[held.state.to_act], "pass", held.match.version)
+        snapshots.apply_action(table.pk, users[held.state.to_act], "pass", held.match.version)
     match = Match.objects.get(pk=held.match.pk)
     assert match.status == Match.Status.ABORTED
     assert not Move.objects.filter(match=match).exists()
@@ -76,16 +76,16 @@ def test_a_human_taking_back_a_covered_seat_on_a_held_read_uncovers_it(
     read = snapshots.load_snapshot(table.pk)
     covered = read.state.to_act
     with django_capture_on_commit_callbacks(execute=True):  # as the consumer's process does
-        play.apply_action(table.pk, None, "pass", read.match.version, seat=covered, cover=True)
+        snapshots.apply_action(table.pk, None, "pass", read.match.version, seat=covered, cover=True)
     for step, call in enumerate(["C", "pass", "pass"]):  # round the table to the covered seat
         held = snapshots.held_at(table.pk, read.match.version + 1 + step)
         with django_capture_on_commit_callbacks(execute=True):
-            play.apply_action(table.pk, users[held.state.to_act], call, held.match.version)
+            snapshots.apply_action(table.pk, users[held.state.to_act], call, held.match.version)
     held = snapshots.held_at(table.pk, read.match.version + 4)
     assert held.state.to_act == covered
     assert [p.seat for p in held.players if p.covered] == [covered]
     with django_capture_on_commit_callbacks(execute=True):
-        play.apply_action(table.pk, users[covered], "D", held.match.version)
+        snapshots.apply_action(table.pk, users[covered], "D", held.match.version)
     assert not MatchPlayer.objects.filter(match=held.match, covered=True).exists()
 
 
@@ -107,7 +107,7 @@ def test_a_match_played_on_held_reads_ends_like_any_other(
         seat = read.state.to_act
         action = rng.choice(belote.legal_actions(read.state, seat))
         with django_capture_on_commit_callbacks(execute=True):
-            match = play.apply_action(table.pk, users[seat], action, read.match.version)
+            match = snapshots.apply_action(table.pk, users[seat], action, read.match.version)
         if match.version > 2000:
             pytest.fail("the match did not end")
     assert held_moves == match.version  # after the first read, the process held every version

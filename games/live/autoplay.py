@@ -26,7 +26,7 @@ from .. import play
 from ..catalog import get_game
 from ..models import Match
 from ..tables import TableError
-from . import notify
+from . import notify, snapshots
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
 logger = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ def choose_action(pending: Pending) -> str:
 
 def play_pending(pending: Pending, action: str) -> Match:
     """Apply the bot's action for its seat (marking a timed-out human's seat as covered)."""
-    return play.apply_action(
+    return snapshots.apply_action(
         pending.table_id, None, action, pending.version, seat=pending.seat, cover=pending.cover
     )
 

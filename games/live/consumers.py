@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 
 from .. import chat, limits, play, tables
 from ..models import Match, Table
-from . import autoplay, lobby_feed, notify, presence
+from . import autoplay, lobby_feed, notify, presence, snapshots
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame
@@ -407,7 +407,7 @@ class TableConsumer(AuthenticatedConsumer):
             raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "action"})
         version = int_field(message, "version")
         # Batched: moves of tables that arrive together share a trip to the database thread.
-        match = await run_batched(play.apply_action, self.table_id, self.user, action, version)
+        match = await run_batched(snapshots.apply_action, self.table_id, self.user, action, version)
         self.selected = ""
         await self.changed(lobby=match.status != Match.Status.RUNNING, moved=match)
 

@@ -19,8 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F
+from django.dispatch import receiver
 
+from .. import play
 from ..catalog import get_game
 from ..models import Match, MatchPlayer, Seat, Table
 from .presence import live_presences
@@ -189,10 +192,23 @@ def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:
     return snapshot
 
 
-def after_move(table: Table, match: Match, state: Any, covered: bool | None) -> None:
-    """Keep the table as a move made by this process left it (call once it is committed):
-    the move's event then needs no read here. ``match`` holds what the move wrote, ``state``
-    is its new engine state and ``covered`` the mover's seat's new cover (None: unchanged).
+def apply_action(
+    table_id: int, user: AbstractBaseUser | None, action: str, version: int, **options: Any
+) -> Match:
+    """:func:`games.play.apply_action`, from this process's read of the table when it holds
+    the table at ``version`` (then the move reads nothing)."""
+    return play.apply_action(
+        table_id, user, action, version, held=held_at(table_id, version), **options
+    )
+
+
+@receiver(play.move_committed)
+def after_move(
+    sender: Any, *, table: Table, match: Match, state: Any, covered: bool | None, **kwargs: Any
+) -> None:
+    """Keep the table as a move made by this process left it: the move's event then needs no
+    read here. ``match`` holds what the move wrote, ``state`` is its new engine state and
+    ``covered`` the mover's seat's new cover (None: unchanged).
 
     Only a read of the version just before is carried forward. Anything else that changes a
     table sends an event of its own, which is read whole; and if this process has not seen
