@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -68,3 +69,24 @@ async def close_code(communicator: WebsocketCommunicator, timeout: float = 3) ->
         output = await communicator.receive_output(timeout=timeout)
         if output["type"] == "websocket.close":
             return output["code"]
+
+
+FRAME_TIMEOUT = 5
+
+
+async def drain(communicator, timeout: float = 0.3) -> list[str]:
+    """Every frame waiting on ``communicator`` (stops after ``timeout`` s of silence)."""
+    frames = []
+    # receive_nothing() waits without cancelling the application (receive_from's timeout would).
+    while not await communicator.receive_nothing(timeout=timeout):
+        frames.append(await communicator.receive_from())
+    return frames
+
+
+async def receive_until(communicator, needle: str) -> str:
+    """Frames until one contains ``needle``; fails after FRAME_TIMEOUT seconds."""
+    async with asyncio.timeout(FRAME_TIMEOUT):
+        while True:
+            frame = await communicator.receive_from(timeout=FRAME_TIMEOUT)
+            if needle in frame:
+                return frame

@@ -15,9 +15,8 @@ from django.urls import reverse
 from games import moderation, play
 from games.models import Match
 
+from .factories import OPTIONS, finish_match, make_players, seated_table
 from .test_grabush_live import start as start_grabush
-from .test_lobby import finish_match
-from .test_table_live import OPTIONS, make_players, seated_table
 
 pytestmark = pytest.mark.django_db
 

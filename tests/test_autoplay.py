@@ -10,13 +10,13 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import moderation, play, tables
+from games import moderation, tables
 from games.engines import belote
 from games.live import autoplay
 from games.models import Match, MatchPlayer, Move, Table
 
-from .live import connect, send, version_mark
-from .test_table_live import OPTIONS, drain, make_players, receive_until
+from .factories import OPTIONS, make_players, start_with_dealer
+from .live import connect, drain, receive_until, send, version_mark
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -35,14 +35,6 @@ def table_with_bots(owner, levels=("easy", "normal", "hard"), **extra) -> Table:
 
 def match_of(table: Table) -> Match:
     return Match.objects.filter(table=table).latest("number")
-
-
-def start_with_dealer(table: Table, owner, dealer: int) -> Match:
-    """Start, then fix the dealer so we know who acts first (seat dealer + 1)."""
-    match = play.start_match(table.pk, owner)
-    state = belote.new_game(seed=match.seed, dealer=dealer, **OPTIONS)
-    Match.objects.filter(pk=match.pk).update(state=belote.dumps(state))
-    return match_of(table)
 
 
 async def wait_for_turn(communicator, table: Table, seat: int) -> belote.State:

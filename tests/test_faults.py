@@ -22,10 +22,9 @@ from games import tables
 from games.engines import belote
 from games.models import Match, MatchPlayer, Move, Server, Table
 
+from .factories import OPTIONS, make_players, match_of, start_with_dealer
 from .live import session_cookie
 from .servers import Client, ServerProcess, free_port
-from .test_autoplay import start_with_dealer
-from .test_table_live import OPTIONS, make_players, match_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -33,9 +33,8 @@ from games.models import ChatMessage, MatchPlayer, Move, Report, Sanction, Seat,
 from games.views.accounts import SignupForm
 from games.views.tables import new_table_forms
 
+from .factories import OPTIONS, make_players, match_of, start_with_dealer
 from .live import connect
-from .test_autoplay import start_with_dealer
-from .test_table_live import OPTIONS, make_players, match_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FUZZ = settings(

@@ -14,10 +14,10 @@ from django.urls import reverse
 from games import catalog
 from games.models import Match, Move, Table
 
+from .factories import make_players
 from .highcard import engine
 from .highcard.game import GAME, TEMPLATES
-from .live import connect, send
-from .test_table_live import drain, make_players, receive_until
+from .live import connect, drain, receive_until, send
 
 ROOT = Path(__file__).resolve().parent.parent
 

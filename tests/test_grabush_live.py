@@ -13,8 +13,7 @@ from games.engines import grabush
 from games.models import Match, Move, Table
 
 from .engines.grabush_helpers import craft
-from .live import connect, leaked_cards, send, version_mark
-from .test_table_live import drain, receive_until
+from .live import connect, drain, leaked_cards, receive_until, send, version_mark
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

@@ -11,20 +11,20 @@ from html.parser import HTMLParser
 import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.template.loader import render_to_string
 
 from games import play, tables
 from games.engines import grabush
 from games.live import frames
 from games.live.regions import render as render_region
-from games.live.regions import render_plain, restricted
+from games.live.regions import restricted
 from games.models import Match, Table
 from games.presenters import grabush as presenter
 
 from .engines.grabush_helpers import craft
-from .live import connect, send, version_mark
+from .live import FRAME_TIMEOUT, connect, drain, send, version_mark
+from .pages import VOID, Elements, by_id, swap_in
 from .test_grabush_live import start
-from .test_regions import VOID, _Elements, by_id, swap_in
-from .test_table_live import FRAME_TIMEOUT, drain
 
 #: The id of each region of a four-player Grabush board (``presenter.REGIONS``, in that order;
 #: the regions of the seats a larger table would have render nothing).
@@ -85,15 +85,15 @@ def current(table: Table) -> tuple[Match, grabush.State]:
 
 def top_ids(frame: str) -> list[str]:
     """The ids of a frame's top-level elements: what it swaps."""
-    return _Elements(frame).top
+    return Elements(frame).top
 
 
 def apply_frame(page: str, frame: str) -> str:
     """``page`` after ``frame``, as the htmx ws extension swaps it: each top-level element
     replaces the one with its id, or (``hx-swap-oob="beforeend"``: a chat line) is appended to
     it; an element whose id the page lacks (the chat form, outside the frames) is left out."""
-    elements = _Elements(frame)
-    known = _Elements(page).spans
+    elements = Elements(frame)
+    known = Elements(page).spans
     kept = []
     for ident in elements.top:
         start, end = elements.spans[ident]
@@ -103,7 +103,7 @@ def apply_frame(page: str, frame: str) -> str:
             inner = html[len(opening) : html.rindex("</")]
             closing = known[ident][1] - len("</div>")
             page = page[:closing] + inner + page[closing:]
-            known = _Elements(page).spans
+            known = Elements(page).spans
         elif ident in known:
             kept.append(html)
     return swap_in(page, "".join(kept))
@@ -205,7 +205,7 @@ def test_the_board_is_its_regions_in_order(make_user):
     users = [make_user(f"o{i}") for i in range(4)]
     table = start(users)
     context = frames.table_context(table, users[0], "hand:KS")
-    board = render_plain("games/grabush/board.html", context)
+    board = render_to_string("games/grabush/board.html", context)
     parts = [render_region(region, context) for region in presenter.REGIONS]
     parts = [part for part in parts if part.strip()]  # not the seats 5 to 8
     assert [top_ids(part) for part in parts] == [[ident] for ident in REGION_IDS]
@@ -251,7 +251,7 @@ async def frames_until(communicator, needle: str) -> list[str]:
 
 def whole_board(table: Table, user, selected: str = "") -> str:
     """The board as a fresh page shows it to ``user`` now (what every frame sent before)."""
-    return render_plain("games/grabush/board.html", frames.table_context(table, user, selected))
+    return render_to_string("games/grabush/board.html", frames.table_context(table, user, selected))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -345,7 +345,7 @@ async def test_a_whole_game_leaves_every_page_equal_to_a_fresh_render():
             check_sends(pages[i])
             board = await sync_to_async(whole_board)(table, user, selected.get(i, ""))
             for frame in pending[i]:
-                elements = _Elements(frame)
+                elements = Elements(frame)
                 regions = sum(
                     end - start
                     for ident, (start, end) in elements.spans.items()

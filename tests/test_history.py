@@ -17,7 +17,7 @@ from games.catalog import get_game
 from games.models import Match, MatchPlayer, Move, Outcome, Rating, RatingChange, Seat, Table
 from games.replay import final_state
 
-from .test_table_live import OPTIONS, make_players
+from .factories import OPTIONS, make_players
 
 pytestmark = pytest.mark.django_db
 BELOTE_FAST = {**OPTIONS, "target": 11}

@@ -9,8 +9,7 @@ from django.urls import reverse
 
 from games import play
 
-from .test_lobby import finish_match
-from .test_table_live import OPTIONS, make_players, seated_table
+from .factories import OPTIONS, finish_match, make_players, seated_table
 
 
 @pytest.mark.django_db

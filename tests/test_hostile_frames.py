@@ -11,8 +11,8 @@ from games.live import consumers, notify
 from games.live.consumers import BadFrame, parse_frame
 from games.models import ChatMessage, MatchPlayer, Presence
 
-from .live import close_code, connect, send
-from .test_table_live import drain, make_players, match_of, receive_until, seated_table
+from .factories import make_players, match_of, seated_table
+from .live import close_code, connect, drain, receive_until, send
 
 NOT_ALLOWED = "characters that are not allowed"
 NESTED = "nested too deeply"

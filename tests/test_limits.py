@@ -14,8 +14,8 @@ from games.live.consumers import CLOSE_TOO_MANY
 from games.models import ChatMessage, Presence, Report, Server, Table
 from games.tables import TableError
 
-from .live import close_code, open_socket
-from .test_table_live import OPTIONS, drain
+from .factories import OPTIONS
+from .live import close_code, drain, open_socket
 
 
 async def refused(socket: WebsocketCommunicator) -> bool:

@@ -19,8 +19,8 @@ from games.live import lobby_feed, notify
 from games.models import Match, Table
 from games.replay import final_state
 
-from .live import connect, send, session_cookie
-from .test_table_live import FRAME_TIMEOUT, OPTIONS, make_players, receive_until, seated_table
+from .factories import OPTIONS, finish_match, make_players, seated_table
+from .live import FRAME_TIMEOUT, connect, receive_until, send, session_cookie
 
 PASSWORD = "pw-123456789"
 
@@ -100,19 +100,6 @@ async def test_lobby_updates_live_when_tables_change():
     assert table.get_absolute_url() in frame
     await lobby.disconnect()
     await seat_socket.disconnect()
-
-
-def finish_match(table: Table, users) -> Match:
-    """Play the current match to its end with first legal actions (target lowered)."""
-    match = Match.objects.get(table=table, status=Match.Status.RUNNING)
-    state = belote.loads(match.state)
-    while state.to_act is not None:
-        seat = state.to_act
-        match = play.apply_action(
-            table.pk, users[seat], belote.legal_actions(state, seat)[-1], match.version
-        )
-        state = belote.loads(match.state)
-    return match
 
 
 @pytest.mark.django_db

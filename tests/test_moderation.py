@@ -15,8 +15,8 @@ from games.live.consumers import CLOSE_BANNED, CLOSE_FLOOD, FRAME_BURST
 from games.models import ChatMessage, Match, Report, Sanction, Table
 from games.tables import TableError
 
-from .live import close_code, connect, send
-from .test_table_live import OPTIONS, drain, make_players, receive_until, seated_table
+from .factories import OPTIONS, make_players, seated_table
+from .live import close_code, connect, drain, receive_until, send
 
 PASSWORD = "pw-123456789"
 User = get_user_model()

@@ -19,8 +19,7 @@ from games.live import snapshots
 from games.models import Match, MatchPlayer, Move, Table
 from games.tables import TableError
 
-from .test_lobby import finish_match
-from .test_table_live import OPTIONS, make_players, seated_table
+from .factories import OPTIONS, finish_match, make_players, seated_table
 
 
 def statements(captured: CaptureQueriesContext) -> list[str]:

@@ -13,9 +13,8 @@ from games.live import presence
 from games.live.frames import table_context
 from games.models import MatchPlayer, Presence, Server
 
-from .live import connect
-from .test_autoplay import start_with_dealer
-from .test_table_live import OPTIONS, drain, make_players, receive_until
+from .factories import OPTIONS, make_players, start_with_dealer
+from .live import connect, drain, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,8 +10,7 @@ from django.urls import reverse
 from games import play, tables
 from games.models import ChatMessage, Report
 
-from .test_lobby import finish_match
-from .test_table_live import OPTIONS, make_players, seated_table
+from .factories import OPTIONS, finish_match, make_players, seated_table
 
 REASON = {"kind": "abuse", "details": "rude"}
 

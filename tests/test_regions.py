@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from html.parser import HTMLParser
 
 import pytest
-from django.conf import settings
-from django.template.loader import get_template
 from django.utils import translation
 
 from games import play
@@ -27,61 +24,7 @@ from games.presenters import belote as belote_presenter
 from games.presenters import lookup
 from games.templatetags.felt import _felt_player_in as felt_players
 
-VOID = {"area", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
-
-
-class _Elements(HTMLParser):
-    """Offsets of every element with an id: id -> (start, end) in the source."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(convert_charrefs=False)
-        self.lines = [0]
-        for line in text.splitlines(keepends=True):
-            self.lines.append(self.lines[-1] + len(line))
-        self.open: list[tuple[str, str | None, int]] = []
-        self.spans: dict[str, tuple[int, int]] = {}
-        self.top: list[str] = []
-        self.feed(text)
-        self.close()
-
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        return self.lines[line - 1] + column
-
-    def handle_starttag(self, tag, attrs):
-        ident = dict(attrs).get("id")
-        start = self._offset()
-        if tag in VOID:
-            return
-        if ident and not self.open:
-            self.top.append(ident)
-        self.open.append((tag, ident, start))
-
-    def handle_endtag(self, tag):
-        while self.open:
-            open_tag, ident, start = self.open.pop()
-            if open_tag == tag:
-                if ident:
-                    end = self._offset() + len(f"</{tag}>")
-                    self.spans[ident] = (start, end)
-                return
-
-
-def swap_in(page: str, frame: str) -> str:
-    """``page`` after the frame's top-level elements replaced the elements with their ids."""
-    incoming = _Elements(frame)
-    targets = _Elements(page).spans
-    # Regions never nest in one frame: replace from the end so earlier offsets stay valid.
-    for ident in sorted(incoming.top, key=lambda ident: -targets[ident][0]):
-        start, end = incoming.spans[ident]
-        page = page[: targets[ident][0]] + frame[start:end] + page[targets[ident][1] :]
-    return page
-
-
-def by_id(page: str) -> dict[str, str]:
-    """The innermost-first HTML of every element with an id (whitespace-normalised)."""
-    elements = _Elements(page)
-    return {ident: " ".join(page[a:b].split()) for ident, (a, b) in elements.spans.items()}
+from .pages import Elements, by_id, swap_in
 
 
 @pytest.fixture
@@ -121,33 +64,10 @@ def test_every_belote_region_renders_from_its_declared_inputs_alone(watched):
             for region in regions:
                 alone = render_region(region, restricted(context, region.uses))
                 assert alone == render_region(region, context), (region.template, viewer.username)
-                if region.recurring:  # kept for the process by its key: plain values only
-                    plain = (str, int, bool, type(None))
-                    assert all(type(value) in plain for value in region.key(context))
                 checked += 1
         _play_random(table, users, rng)
     assert checked == 60 * 5 * len(regions)
     assert {"auction", "play", "summary"} <= seen
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("language", ["en", "bg", "ru"])
-def test_regions_write_numbers_as_a_localized_render_would(language, watched):
-    """Regions render without localizing numbers (``regions.render_plain``): in every language
-    the site offers, that is the same HTML as Django's usual render."""
-    assert not settings.USE_THOUSAND_SEPARATOR  # else whole numbers would be grouped
-    table, users = watched
-    rng = random.Random(5)
-    regions = (*belote_presenter.REGIONS, frames.STATUS, frames.SEATS, frames.ANNOUNCER)
-    with translation.override(language):
-        for _ in range(40):  # scores, hand sizes, seat numbers, a finished deal's summary
-            context = frames.table_context(table, users[rng.randrange(5)])
-            context["flash"] = ""
-            for region in regions:
-                assert render_region(region, context) == get_template(region.template).render(
-                    context
-                )
-            _play_random(table, users, rng)
 
 
 @pytest.mark.django_db
@@ -174,7 +94,7 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render(watched):
             assert by_id(pages[i]) == by_id(whole), user.username
             sizes["incremental"] += len(frame)
             sizes["whole"] += len(whole)
-            skipped |= {"seats", "board-history", "board-sheet"} - set(_Elements(frame).top)
+            skipped |= {"seats", "board-history", "board-sheet"} - set(Elements(frame).top)
     # Unchanged regions really are left out: the seats never change during play, and the
     # panels change only with a trick or a call (the history) or a deal's end (the sheet).
     assert skipped == {"seats", "board-history", "board-sheet"}
@@ -190,13 +110,13 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch, 
         frames.render_frame(table, user, full=True, shown=s)
     _play_random(table, users, random.Random(3))  # the first bid: the auction panel changes
     rendered = Counter()
-    render = regions.render_plain
+    render = regions.render
 
-    def counted(template_name, context):
-        rendered[template_name] += 1
-        return render(template_name, context)
+    def counted(region, context):
+        rendered[region.template] += 1
+        return render(region, context)
 
-    monkeypatch.setattr(regions, "render_plain", counted)
+    monkeypatch.setattr(regions, "render", counted)
     misses = felt_players.cache_info().misses
     read = snapshots.load_snapshot(table.pk)  # the change's one read, as the consumers share it
     sent = [
@@ -216,15 +136,14 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch, 
     with translation.override("bg"):
         frames.render_frame(table, users[0], full=True, snapshot=read)
     assert rendered["games/partials/status.html"] == 3
-    # From the next read, a region is rendered again, unless it is a recurring one (the
-    # status) whose inputs read the same: its HTML is kept for the process.
+    # From the next read, a region is rendered again.
     again = {k: v for k, v in shown[1].items() if not k.endswith(("status.html", "history.html"))}
     frame = frames.render_frame(
         table, users[1], shown=again, snapshot=snapshots.load_snapshot(table.pk)
     )
     assert 'id="table-status"' in frame and 'id="board-history"' in frame
     assert rendered["games/belote/board_history.html"] == 2
-    assert rendered["games/partials/status.html"] == 3
+    assert rendered["games/partials/status.html"] == 4
 
 
 def test_lookup_reads_dict_items_and_attributes():

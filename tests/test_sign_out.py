@@ -13,8 +13,8 @@ from cardroom.asgi import application
 from games import tables
 from games.live.consumers import CLOSE_UNAUTHENTICATED
 
-from .live import close_code, connect, send
-from .test_table_live import OPTIONS, drain, receive_until
+from .factories import OPTIONS
+from .live import close_code, connect, drain, receive_until, send
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

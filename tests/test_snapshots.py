@@ -12,17 +12,13 @@ from games.engines import belote
 from games.live import notify, snapshots
 
 
-def test_a_move_is_read_in_two_queries_keeping_seats_and_presences(
-    started, django_assert_num_queries
-):
+def test_a_table_is_read_in_four_queries(started, django_assert_num_queries):
     table, users = started
     with django_assert_num_queries(4):  # match with its table, players, seats, presences
         before = snapshots.load_snapshot(table.pk)
     assert before.last_move == {}
     play.apply_action(table.pk, users[before.state.to_act], "pass", before.match.version)
-    with django_assert_num_queries(2):  # match with its table, players
-        after = snapshots.load_snapshot(table.pk, since=before)
-    assert after.seats is before.seats and after.online is before.online
+    after = snapshots.load_snapshot(table.pk)
     assert after.match.version == before.match.version + 1
     assert after.last_move == {"seat": before.state.to_act, "action": "pass"}
     assert [p.user_active for p in after.players] == [True] * 4
@@ -40,14 +36,12 @@ def test_a_move_costs_four_queries(started):
     assert len(work) == 4, work
 
 
-def test_a_move_event_reuses_the_latest_read_and_other_events_read_everything(started):
+def test_every_connection_hearing_an_event_shares_its_read(started):
     table, _users = started
     first = snapshots.event_snapshot(table.pk, "e1")
     assert snapshots.event_snapshot(table.pk, "e1") is first  # shared by every connection
-    moved = snapshots.snapshot_for(table.pk, {"event": "e2", "move": True})
-    assert moved.seats is first.seats
-    other = snapshots.snapshot_for(table.pk, {"event": "e3", "move": False})
-    assert other.seats is not moved.seats and other.seats == moved.seats
+    other = snapshots.snapshot_for(table.pk, {"event": "e3"})
+    assert other is not first and other.seats == first.seats
     assert snapshots.cached_snapshot(table.pk, {"event": "e3"}) is other
     assert snapshots.cached_snapshot(table.pk, {"event": "unseen"}) is None
 
@@ -110,6 +104,6 @@ def test_a_move_made_elsewhere_is_read_for_its_event(started, django_assert_num_
     play.apply_action(table.pk, users[read.state.to_act], "pass", read.match.version)
     event = notify.table_changed(move=(read.match.pk, read.match.version + 1))
     assert snapshots.cached_snapshot(table.pk, event) is None
-    with django_assert_num_queries(2):  # match with its table, players
+    with django_assert_num_queries(4):  # read whole, as any other event
         kept = snapshots.snapshot_for(table.pk, event)
     assert_same_read(kept, snapshots.load_snapshot(table.pk))

@@ -7,56 +7,20 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.contrib.auth import get_user_model
 
 from games import play, tables
 from games.engines import belote
 from games.live import batching, notify, snapshots
 from games.models import Match, Move, Table
 
-from .live import connect, leaked_cards, send, version_mark
+from .factories import OPTIONS, make_players, match_of, seated_table
+from .live import FRAME_TIMEOUT, connect, drain, leaked_cards, receive_until, send, version_mark
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.asyncio,
     pytest.mark.usefixtures("background_stopped"),
 ]
-OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
-FRAME_TIMEOUT = 5
-
-
-def make_players(count: int = 4):
-    User = get_user_model()
-    return [User.objects.create_user(f"player{i}", password="pw-123456789") for i in range(count)]
-
-
-def seated_table(users) -> Table:
-    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
-    for index, user in enumerate(users[:4]):
-        tables.take_seat(table.pk, user, index)
-    return table
-
-
-def match_of(table: Table) -> Match:
-    return Match.objects.filter(table=table).latest("number")
-
-
-async def drain(communicator, timeout: float = 0.3) -> list[str]:
-    """Every frame waiting on ``communicator`` (stops after ``timeout`` s of silence)."""
-    frames = []
-    # receive_nothing() waits without cancelling the application (receive_from's timeout would).
-    while not await communicator.receive_nothing(timeout=timeout):
-        frames.append(await communicator.receive_from())
-    return frames
-
-
-async def receive_until(communicator, needle: str) -> str:
-    """Frames until one contains ``needle``; fails after FRAME_TIMEOUT seconds."""
-    async with asyncio.timeout(FRAME_TIMEOUT):
-        while True:
-            frame = await communicator.receive_from(timeout=FRAME_TIMEOUT)
-            if needle in frame:
-                return frame
 
 
 def hands(table: Table) -> list[set[str]]:

@@ -18,7 +18,7 @@ from ..catalog import get_game
 from ..models import ChatMessage, Match, Table
 from ..presenters import Region
 from ..tables import bot_level_choices, computer_name
-from .regions import RENDERS, remember, render_changed, render_plain
+from .regions import RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
 
 
@@ -169,14 +169,13 @@ STATUS = Region(
         "match.pk",  # the pk alone: the HTML is kept by this key, and a key should not hold rows
         "i_voted_rematch",
     ),
-    recurring=True,
 )
 SEATS = Region(
     "games/partials/seats.html",
     uses=("seats", "table.status", "seating_note", "is_owner", "bot_levels"),
 )
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
-FLASH = Region("games/partials/flash.html", uses=("flash",), recurring=True)
+FLASH = Region("games/partials/flash.html", uses=("flash",))
 #: Key under which a connection's ``shown`` remembers which match its board shows.
 BOARD_MATCH = "board:match"
 
@@ -202,7 +201,7 @@ def render_frame(
     if full or shown is None:
         shown = {} if shown is None else shown
         shown.clear()
-        parts = [render_plain("games/partials/frame_start.html", context)]
+        parts = [render_to_string("games/partials/frame_start.html", context)]
     else:
         parts = [render_changed((FLASH,), context, None)]  # always sent: it clears old notices
     parts.append(render_changed((STATUS, SEATS), context, shown))
@@ -211,7 +210,7 @@ def render_frame(
         regions = get_game(match.game).presenter.REGIONS
         if shown.get(BOARD_MATCH) != match.pk:
             shown[BOARD_MATCH] = match.pk
-            parts.append(render_plain(context["board_template"], context))
+            parts.append(render_to_string(context["board_template"], context))
             remember(regions, context, shown)
         else:
             parts.append(render_changed(regions, context, shown))

@@ -29,11 +29,9 @@ def table_changed(*, move: tuple[int, int] | None = None) -> dict[str, Any]:
 
     ``event`` names this one change: the connections it reaches in one process share a single
     read of the table for it (see ``snapshots.event_snapshot``). ``move`` is the match id and
-    version a move led to: only the match changed, so seats and presences need not be read
-    again, and the process that made the move already knows the table at that version.
+    version a move led to: the process that made the move already holds the table there.
     """
     event: dict[str, Any] = {"type": "table.changed", "event": secrets.token_hex(8)}
-    event["move"] = move is not None
     if move is not None:
         event["match"], event["version"] = move
     return event

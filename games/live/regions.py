@@ -18,32 +18,16 @@ they render from one read of the table, and a region whose key is the same for s
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
-from django.template import Context
-from django.template.loader import get_template
-from django.utils.translation import get_language
+from django.template.loader import render_to_string
 
 from ..presenters import ALWAYS, Region, lookup
 
 
 def render(region: Region, context: dict[str, Any]) -> str:
     """``region`` rendered alone in ``context``."""
-    return render_plain(region.template, region.context(context))
-
-
-def render_plain(template_name: str, context: dict[str, Any]) -> str:
-    """``template_name`` rendered in ``context`` without a request, numbers written as they are.
-
-    A frame holds dozens of whole numbers (seats, card counts, scores). Django localizes each
-    one (about a tenth of a frame's rendering), and yet writes them all as ``str`` does: no
-    language groups digits unless ``USE_THOUSAND_SEPARATOR`` is on, which this site leaves off.
-    ``tests/test_regions.py`` checks that the two renders are equal.
-    """
-    template = get_template(template_name).template  # the engine's own Template
-    return template.render(Context(context, autoescape=True, use_l10n=False))
+    return render_to_string(region.template, region.context(context))
 
 
 def restricted(context: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
@@ -75,8 +59,6 @@ def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
     renders = context.get(RENDERS)
     if key is ALWAYS or renders is None:
         return render(region, context)
-    if region.recurring:
-        return render_recurring(region, context, key, context.get("LANGUAGE_CODE"))
     made = renders.setdefault(region.id, [])
     for seen, html in made:
         if seen == key:
@@ -84,39 +66,6 @@ def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
     html = render(region, context)
     made.append((key, html))
     return html
-
-
-#: Renders of recurring parts by (region, language, key), most recently used last.
-_recurring: OrderedDict[tuple[str, str | None, Any], str] = OrderedDict()
-_recurring_lock = threading.Lock()
-RECURRING_RENDERS = 8192
-
-
-def render_recurring(
-    region: Region, context: dict[str, Any], key: Any, language: str | None = None
-) -> str:
-    """``region`` rendered in ``context``, whose inputs are the hashable ``key``: the
-    HTML is kept for the process (bounded), for every later render of an equal key in the
-    active language (``language``, when the caller knows it: asking costs more than the
-    lookup). For parts that recur from frame to frame and table to table."""
-    cache_key = (region.id, language or get_language(), key)
-    with _recurring_lock:
-        html = _recurring.get(cache_key)
-        if html is not None:
-            _recurring.move_to_end(cache_key)
-            return html
-    html = render(region, context)
-    with _recurring_lock:
-        _recurring[cache_key] = html
-        while len(_recurring) > RECURRING_RENDERS:
-            _recurring.popitem(last=False)
-    return html
-
-
-def forget_recurring() -> None:
-    """Drop the kept renders of recurring parts (tests: ids repeat between them)."""
-    with _recurring_lock:
-        _recurring.clear()
 
 
 def render_changed(

@@ -75,14 +75,9 @@ class TableSnapshot:
         )
 
 
-def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSnapshot:
+def load_snapshot(table_id: int) -> TableSnapshot:
     """Read what the table's frames need: four queries for a table with a match, whatever
-    the number of players. Raises ``Table.DoesNotExist`` for an unknown table.
-
-    ``since`` is an earlier read of the table when only its match changed (a move): its seats
-    and who is online are kept, which leaves two queries. Seats cannot change during a match,
-    and every presence change sends its own event, read whole.
-    """
+    the number of players. Raises ``Table.DoesNotExist`` for an unknown table."""
     match = (
         Match.objects.filter(table_id=table_id).select_related("table").order_by("-number").first()
     )
@@ -95,15 +90,11 @@ def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSna
             .order_by("seat")
         )
         state = get_game(table.game).engine.loads(match.state)
-    if since is not None:
-        seats, online = since.seats, since.online
-    else:
-        seats = list(table.seats.select_related("user").order_by("index"))
-        online = frozenset(live_presences().filter(table=table).values_list("user_id", flat=True))
+    online = live_presences().filter(table=table).values_list("user_id", flat=True)
     return TableSnapshot(
         table=table,
-        seats=seats,
-        online=online,
+        seats=list(table.seats.select_related("user").order_by("index")),
+        online=frozenset(online),
         match=match,
         players=players or [],
         state=state,
@@ -113,7 +104,7 @@ def load_snapshot(table_id: int, since: TableSnapshot | None = None) -> TableSna
 #: Snapshots by (table id, change event): the connections a change event reaches in this
 #: process share one read. Bounded; an event's entry is only useful for a moment.
 _event_snapshots: OrderedDict[tuple[int, str], TableSnapshot] = OrderedDict()
-#: The latest read of each table in this process (the base of a move's cheaper read).
+#: The latest read of each table in this process (a move made on it reads nothing).
 _latest: OrderedDict[int, TableSnapshot] = OrderedDict()
 _event_lock = threading.Lock()
 EVENT_SNAPSHOTS = 256
@@ -121,23 +112,21 @@ LATEST_SNAPSHOTS = 1024
 
 
 def event_snapshot(
-    table_id: int, event: str, *, move: bool = False, at: tuple[int, int] | None = None
+    table_id: int, event: str, *, at: tuple[int, int] | None = None
 ) -> TableSnapshot:
     """The table as read after change ``event`` (an id from :func:`notify.table_changed`).
 
     The first caller to handle an event reads the table; the others reuse that read, which
     is as fresh as their own would be: it was made after the event was sent. Without an
-    ``event`` the table is read afresh. ``move``: the event says only the match changed;
-    ``at``: the match id and version the move led to. When this process already holds the
-    table at that version (it made the move, see :func:`after_move`), nothing is read.
+    ``event`` the table is read afresh. ``at``: the match id and version a move led to; when
+    this process already holds the table at that version (it made the move, see
+    :func:`after_move`), nothing is read.
     """
     if not event:
         return _remember(load_snapshot(table_id))
     snapshot = _held(table_id, event, at)
     if snapshot is None:
-        with _event_lock:
-            since = _latest.get(table_id) if move else None
-        snapshot = _remember(load_snapshot(table_id, since))
+        snapshot = _remember(load_snapshot(table_id))
         with _event_lock:
             _keep(table_id, event, snapshot)
     return snapshot
@@ -154,8 +143,7 @@ def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
     """The read of the table for a ``table.changed`` event (None: read it afresh)."""
     if event is None:
         return event_snapshot(table_id, "")
-    move = bool(event.get("move"))
-    return event_snapshot(table_id, event.get("event", ""), move=move, at=_move_at(event))
+    return event_snapshot(table_id, event.get("event", ""), at=_move_at(event))
 
 
 def _move_at(event: dict[str, Any]) -> tuple[int, int] | None:
@@ -215,16 +203,16 @@ def after_move(
     the version before, something happened in between, so the event reads the table.
     """
     with _event_lock:
-        since = _latest.get(table.pk)
-    if since is None or _at(since) != (match.pk, match.version - 1):
+        before = _latest.get(table.pk)
+    if before is None or _at(before) != (match.pk, match.version - 1):
         return
-    players = since.players
+    players = before.players
     if covered is not None:
         players = list(players)
         mover = next(i for i, p in enumerate(players) if p.seat == match.last_seat)
         players[mover] = copy.copy(players[mover])
         players[mover].covered = covered
-    _remember(replace(since, table=table, match=match, players=players, state=state))
+    _remember(replace(before, table=table, match=match, players=players, state=state))
 
 
 def _at(snapshot: TableSnapshot) -> tuple[int, int] | None:

@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.factories import make_players
 from tests.test_history import start_and_finish
-from tests.test_table_live import make_players
 
 
 def test_step_through_a_replay(live_server_url, new_page):

@@ -1,0 +1,48 @@
+"""Players and tables for tests: users, a seated Belote table, a match played to its end."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from games import play, tables
+from games.engines import belote
+from games.models import Match, Table
+
+OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
+
+
+def make_players(count: int = 4):
+    User = get_user_model()
+    return [User.objects.create_user(f"player{i}", password="pw-123456789") for i in range(count)]
+
+
+def seated_table(users) -> Table:
+    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
+    for index, user in enumerate(users[:4]):
+        tables.take_seat(table.pk, user, index)
+    return table
+
+
+def match_of(table: Table) -> Match:
+    return Match.objects.filter(table=table).latest("number")
+
+
+def finish_match(table: Table, users) -> Match:
+    """Play the current match to its end with first legal actions (target lowered)."""
+    match = Match.objects.get(table=table, status=Match.Status.RUNNING)
+    state = belote.loads(match.state)
+    while state.to_act is not None:
+        seat = state.to_act
+        match = play.apply_action(
+            table.pk, users[seat], belote.legal_actions(state, seat)[-1], match.version
+        )
+        state = belote.loads(match.state)
+    return match
+
+
+def start_with_dealer(table: Table, owner, dealer: int) -> Match:
+    """Start, then fix the dealer so we know who acts first (seat dealer + 1)."""
+    match = play.start_match(table.pk, owner)
+    state = belote.new_game(seed=match.seed, dealer=dealer, **OPTIONS)
+    Match.objects.filter(pk=match.pk).update(state=belote.dumps(state))
+    return match_of(table)
