@@ -22,7 +22,7 @@ from games.live.regions import restricted
 from games.models import Match, Table
 from games.presenters import belote as belote_presenter
 from games.presenters import lookup
-from games.templatetags.felt import _felt_player_in as felt_players
+from games.templatetags.felt import felt_player
 
 from .pages import Elements, by_id, swap_in
 
@@ -105,7 +105,7 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render(watched):
 def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch, watched):
     table, users = watched
     shown = [{} for _ in range(4)]
-    felt_players.cache_clear()
+    felt_player.cache_clear()
     for user, s in zip(users[:4], shown, strict=True):
         frames.render_frame(table, user, full=True, shown=s)
     _play_random(table, users, random.Random(3))  # the first bid: the auction panel changes
@@ -117,7 +117,7 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch, 
         return render(region, context)
 
     monkeypatch.setattr(regions, "render", counted)
-    misses = felt_players.cache_info().misses
+    misses = felt_player.cache_info().misses
     read = snapshots.load_snapshot(table.pk)  # the change's one read, as the consumers share it
     sent = [
         frames.render_frame(table, u, shown=s, snapshot=read)
@@ -131,7 +131,7 @@ def test_the_players_of_a_table_share_the_renders_of_equal_regions(monkeypatch, 
     assert rendered["games/belote/board_history.html"] == 1
     assert rendered["games/belote/felt.html"] == 1
     # Around it, only the bidder (a call, no longer to act) and the next player changed.
-    assert felt_players.cache_info().misses - misses == 2
+    assert felt_player.cache_info().misses - misses == 2
     # In another language the renders are not reused.
     with translation.override("bg"):
         frames.render_frame(table, users[0], full=True, snapshot=read)

@@ -106,7 +106,6 @@ def table_context(
         return snapshot.derive((language, key), build)
 
     context = dict(shared("common", lambda: _common_context(snapshot)))
-    context["LANGUAGE_CODE"] = language  # the active language, for renders kept per language
     context[RENDERS] = shared("renders", dict)  # regions rendered from this read
     table, match = snapshot.table, snapshot.match
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any, NamedTuple
 
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..templatetags.cards import call_name, card_name
 from . import Region, Shared, build_now
@@ -126,10 +125,9 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
     return rows
 
 
-@functools.cache
-def _team_labels(language: str | None) -> dict[str, Any]:
-    """How the two teams are named, in ``language`` (the active one): for a player "We" and
-    "They", for a spectator by their seats."""
+def _team_labels() -> dict[str, Any]:
+    """How the two teams are named: for a player "We" and "They", for a spectator by their
+    seats."""
     return {"we": _("We"), "they": _("They"), "seats": (_("Seats 1 & 3"), _("Seats 2 & 4"))}
 
 
@@ -214,7 +212,7 @@ def _team_context(
 ) -> dict[str, Any]:
     """What the players of team ``us`` (or spectators, who read it from seats 1 & 3) are shown
     alike: the score sheet and the scores, from that side."""
-    labels = _team_labels(get_language())
+    labels = _team_labels()
     if spectator:
         us_label, them_label = labels["seats"][us], labels["seats"][1 - us]
     else:

@@ -2,31 +2,20 @@
 
 from __future__ import annotations
 
-import functools
 from html import escape
 
 from django import template
-from django.template import Context
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
+
+from .per_language import per_language
 
 register = template.Library()
 
-
-def active_language(context: Context | dict) -> str | None:
-    """The active language: the context's ``LANGUAGE_CODE`` when the frame being rendered
-    set it (asking the translation machinery costs more than the rest of a card tag)."""
-    return context.get("LANGUAGE_CODE") or get_language()
-
-
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANK_TEXT = {"T": "10"}
-
-
-# Names are looked up one at a time (a frame names dozens of cards: translating every name
-# for each lookup would outweigh the rest of the rendering).
 SUIT_NAMES = {
     "C": gettext_lazy("clubs"),
     "D": gettext_lazy("diamonds"),
@@ -50,21 +39,27 @@ RANK_NAMES = {
 }
 
 
-# A live frame names a card many times, and every translation lookup goes through the
-# active-language machinery: names are translated once per language (the argument that keys
-# the cache; the active language translates).
-@functools.cache
-def _card_name_in(language: str | None, code: str) -> str:
+CALL_NAMES = {
+    "pass": gettext_lazy("Pass"),
+    "C": gettext_lazy("Clubs"),
+    "D": gettext_lazy("Diamonds"),
+    "H": gettext_lazy("Hearts"),
+    "S": gettext_lazy("Spades"),
+    "NT": gettext_lazy("No trumps"),
+    "AT": gettext_lazy("All trumps"),
+    "contra": gettext_lazy("Contra"),
+    "recontra": gettext_lazy("Recontra"),
+}
+
+
+@register.filter
+@per_language
+def card_name(code: str) -> str:
+    """``"JH"`` → "Jack of hearts"."""
     return _("%(rank)s of %(suit)s") % {
         "rank": str(RANK_NAMES[code[0]]),
         "suit": str(SUIT_NAMES[code[1]]),
     }
-
-
-@register.filter
-def card_name(code: str) -> str:
-    """``"JH"`` → "Jack of hearts"."""
-    return _card_name_in(get_language(), code)
 
 
 @register.filter
@@ -85,15 +80,10 @@ def suit_colour(code: str) -> str:
     return "red" if code[-1] in "DH" else "black"
 
 
-@register.simple_tag(takes_context=True)
-def card(context: Context, code: str, extra_class: str = "") -> SafeString:
+@register.simple_tag
+@per_language
+def card(code: str, extra_class: str = "") -> SafeString:
     """A face-up card that is not a button (trick, table piles, score sheet)."""
-    return card_html_in(active_language(context), code, extra_class)
-
-
-@functools.cache
-def card_html_in(language: str | None, code: str, extra_class: str) -> SafeString:
-    """The HTML of :func:`card` in ``language`` (the active one), kept per card."""
     return format_html(
         '<span class="playing-card {} {}" role="img" aria-label="{}">'
         '<span class="rank" aria-hidden="true">{}</span>'
@@ -106,27 +96,19 @@ def card_html_in(language: str | None, code: str, extra_class: str) -> SafeStrin
     )
 
 
-@register.simple_tag(takes_context=True)
-def hand_group(context: Context, hand: list[dict]) -> SafeString:
+@register.simple_tag
+def hand_group(hand: list[dict]) -> SafeString:
     """The player's hand (``{"card", "playable"}`` items), each card a button that plays it or
-    a disabled one, in its labelled group: one tag, as a loop over eight cards and a translated
-    label in the template costs more than the cards themselves (it is sent after most moves)."""
-    language = active_language(context)
-    cards = "".join(_hand_card_in(language, h["card"], bool(h["playable"])) for h in hand)
+    a disabled one, in its labelled group (sent after most moves: one tag is cheaper than a
+    template's loop)."""
+    cards = "".join(_hand_card(h["card"], bool(h["playable"])) for h in hand)
     return format_html(
-        '<div class="hand" role="group" aria-label="{}">{}</div>',
-        _group_labels_in(language)["hand"],
-        mark_safe(cards),
+        '<div class="hand" role="group" aria-label="{}">{}</div>', _("Your hand"), mark_safe(cards)
     )
 
 
-@functools.cache
-def _group_labels_in(language: str | None) -> dict[str, str]:
-    return {"hand": _("Your hand"), "calls": _("Your call")}
-
-
-@functools.cache
-def _hand_card_in(language: str | None, code: str, playable: bool) -> SafeString:
+@per_language
+def _hand_card(code: str, playable: bool) -> SafeString:
     face = format_html(
         '<span class="rank" aria-hidden="true">{}</span>'
         '<span class="suit" aria-hidden="true">{}</span>',
@@ -151,75 +133,40 @@ def _hand_card_in(language: str | None, code: str, playable: bool) -> SafeString
 
 
 @register.filter
+@per_language
 def card_count(count: int) -> str:
     """``5`` → "5 cards" (how many cards a player holds)."""
-    return card_count_in(get_language(), count)
-
-
-@functools.cache
-def card_count_in(language: str | None, count: int) -> str:
-    """:func:`card_count` in ``language`` (the active one), kept per count."""
     return ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
-
-
-CALL_NAMES = {
-    "pass": gettext_lazy("Pass"),
-    "C": gettext_lazy("Clubs"),
-    "D": gettext_lazy("Diamonds"),
-    "H": gettext_lazy("Hearts"),
-    "S": gettext_lazy("Spades"),
-    "NT": gettext_lazy("No trumps"),
-    "AT": gettext_lazy("All trumps"),
-    "contra": gettext_lazy("Contra"),
-    "recontra": gettext_lazy("Recontra"),
-}
 
 
 @register.filter
 def call_name(call: str) -> str:
     """A Belote call in words: ``"H"`` → "Hearts", ``"NT"`` → "No trumps"."""
-    return call_name_in(get_language(), call)
-
-
-def call_name_in(language: str | None, call: str) -> str:
-    """:func:`call_name` in ``language`` (the active one)."""
-    if call not in CALL_NAMES:
-        return call
-    return _call_name_in(language, call)
-
-
-@functools.cache
-def _call_name_in(language: str | None, call: str) -> str:
-    return str(CALL_NAMES[call])
+    name = CALL_NAMES.get(call)
+    return call if name is None else str(name)
 
 
 @register.filter
 def call_symbol(call: str) -> str:
     """A short label for a call: the suit symbol for suits, else the name."""
-    return call_symbol_in(get_language(), call)
+    return SUIT_SYMBOLS.get(call, "") or call_name(call)
 
 
-def call_symbol_in(language: str | None, call: str) -> str:
-    """:func:`call_symbol` in ``language`` (the active one)."""
-    return SUIT_SYMBOLS.get(call, "") or call_name_in(language, call)
-
-
-@register.simple_tag(takes_context=True)
-def call_panel(context: Context, calls: list[str]) -> SafeString:
+@register.simple_tag
+def call_panel(calls: list[str]) -> SafeString:
     """The auction panel: a button for each call the player may make (none: no panel)."""
     if not calls:
         return mark_safe("")
-    language = active_language(context)
     return format_html(
         '<div class="auction-panel" role="group" aria-label="{}">{}</div>',
-        _group_labels_in(language)["calls"],
-        mark_safe("".join(_call_button_in(language, call) for call in calls)),
+        _("Your call"),
+        mark_safe("".join(_call_button(call) for call in calls)),
     )
 
 
-@functools.cache
-def _call_button_in(language: str | None, call: str) -> SafeString:
-    name = call_name_in(language, call)
+@per_language
+def _call_button(call: str) -> SafeString:
+    name = call_name(call)
     label = name if call in ("pass", "contra", "recontra") else _("Bid %(c)s") % {"c": name}
     return format_html(
         '<button type="button" class="button call-button call-{}" ws-send name="action" '
@@ -227,28 +174,22 @@ def _call_button_in(language: str | None, call: str) -> SafeString:
         call,
         call,
         label,
-        call_symbol_in(language, call),
+        call_symbol(call),
     )
 
 
-@register.simple_tag(takes_context=True)
-def auction_items(context: Context, auction: list, names: dict[int, str]) -> SafeString:
+@register.simple_tag
+def auction_items(auction: list, names: dict[int, str]) -> SafeString:
     """The calls made so far (``[seat, call]`` pairs), a list item each: "Ivan: Hearts"."""
-    language = active_language(context)
     return _by_name(
-        auction,
-        names,
-        lambda name, call: f"<li>{name}: {escape(call_name_in(language, call))}</li>",
+        auction, names, lambda name, call: f"<li>{name}: {escape(call_name(call))}</li>"
     )
 
 
-@register.simple_tag(takes_context=True)
-def trick_line(context: Context, cards: list, names: dict[int, str]) -> SafeString:
+@register.simple_tag
+def trick_line(cards: list, names: dict[int, str]) -> SafeString:
     """A trick's cards (``[seat, card]`` pairs) after their players' names, small."""
-    language = active_language(context)
-    return _by_name(
-        cards, names, lambda name, code: f"{name}: {card_html_in(language, code, 'small')} "
-    )
+    return _by_name(cards, names, lambda name, code: f"{name}: {card(code, 'small')} ")
 
 
 def _by_name(pairs: list, names: dict[int, str], item) -> SafeString:
@@ -256,26 +197,20 @@ def _by_name(pairs: list, names: dict[int, str], item) -> SafeString:
     return mark_safe("".join(item(escape(names.get(seat, "")), value) for seat, value in pairs))
 
 
+DECLARATION_NAMES = {
+    "tierce": gettext_lazy("Tierce"),
+    "quarte": gettext_lazy("Quarte"),
+    "quinte": gettext_lazy("Quinte"),
+    "carre": gettext_lazy("Carré"),
+    "belot": gettext_lazy("Belot"),
+}
+
+
 @register.filter
 def declaration_name(kind: str) -> str:
     """``"quarte"`` → "Quarte" (translated)."""
-    return declaration_name_in(get_language(), kind)
-
-
-def declaration_name_in(language: str | None, kind: str) -> str:
-    """:func:`declaration_name` in ``language`` (the active one)."""
-    return _declaration_names_in(language).get(kind, kind)
-
-
-@functools.cache
-def _declaration_names_in(language: str | None) -> dict[str, str]:
-    return {
-        "tierce": _("Tierce"),
-        "quarte": _("Quarte"),
-        "quinte": _("Quinte"),
-        "carre": _("Carré"),
-        "belot": _("Belot"),
-    }
+    name = DECLARATION_NAMES.get(kind)
+    return kind if name is None else str(name)
 
 
 @register.filter
