@@ -3,25 +3,67 @@
 from __future__ import annotations
 
 import re
+from html import unescape
+from urllib.parse import quote
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
+from games import tables
+
+from .factories import OPTIONS
+
 pytestmark = pytest.mark.django_db
 PASSWORD = "a-Long-secret-42"
 
 
-def test_signup_logs_in_and_lands_on_profile(client):
+def test_signup_logs_in_and_lands_in_the_lobby(client):
     response = client.post(
         reverse("signup"),
         {"username": "alice", "email": "", "password1": PASSWORD, "password2": PASSWORD},
         follow=True,
     )
-    assert response.redirect_chain[-1][0] == reverse("profile", args=["alice"])
+    assert response.redirect_chain[-1][0] == reverse("home")
     assert response.context["user"].username == "alice"
     assert b"Welcome to Cardroom, alice!" in response.content
+    assert b'id="new-table-title"' in response.content
+
+
+def _link(html: str, text: str) -> str:
+    """The address of the link reading ``text`` in the page's main part."""
+    main = html[html.index("<main") :]
+    match = re.search(r'<a href="([^"]+)"[^>]*>' + re.escape(text) + "</a>", main)
+    assert match, text
+    return unescape(match.group(1))
+
+
+def test_an_invited_friend_signs_up_and_lands_at_the_table(client, make_user):
+    host = make_user("host")
+    table = tables.create_table(host, "belote", OPTIONS, is_private=True)
+    invite = reverse("table", args=[table.code])
+    login_page = client.get(invite, follow=True)
+    assert login_page.redirect_chain[-1][0].startswith(reverse("login"))
+    signup_address = _link(login_page.content.decode(), "Sign up")
+    assert signup_address == f"{reverse('signup')}?next={quote(invite)}"
+    form = client.get(signup_address)
+    assert f'name="next" value="{invite}"' in form.content.decode()
+    answer = client.post(
+        signup_address,
+        {"username": "friend", "password1": PASSWORD, "password2": PASSWORD, "next": invite},
+        follow=True,
+    )
+    assert answer.redirect_chain[-1][0] == invite
+    assert answer.context["table"].pk == table.pk
+
+
+def test_a_sign_up_never_sends_the_player_to_another_site(client):
+    answer = client.post(
+        reverse("signup") + "?next=https://evil.example/",
+        {"username": "carol", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert answer.status_code == 302 and answer["Location"] == reverse("home")
 
 
 def test_signup_shows_clear_errors(client, make_user):

@@ -11,7 +11,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.contrib.auth.views import LoginView
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -22,6 +22,7 @@ from cardroom.proxies import client_ip
 from .. import history, limits
 from ..models import UsernameSkeleton
 from ..text import skeleton
+from . import next_url
 
 User = get_user_model()
 
@@ -105,9 +106,11 @@ def axes_username(request: HttpRequest, credentials: dict | None = None) -> str 
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
-    """Create an account, log it in and show its profile."""
+    """Create an account, log it in and go on to ``next`` (an invited friend's table), else the
+    lobby."""
+    after = next_url(request, resolve_url("home"))
     if request.user.is_authenticated:
-        return redirect("profile", username=request.user.get_username())
+        return redirect(after)
     # An empty POST is a submission too: it gets its errors, not a blank form.
     form = SignupForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
@@ -116,12 +119,13 @@ def signup(request: HttpRequest) -> HttpResponse:
             form.add_error(
                 None, _("Too many accounts were created from your address; try again in an hour.")
             )
-            return render(request, "registration/signup.html", {"form": form}, status=429)
+            context = {"form": form, "next": after}
+            return render(request, "registration/signup.html", context, status=429)
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to Cardroom, %(name)s!") % {"name": user.username})
-        return redirect("profile", username=user.username)
-    return render(request, "registration/signup.html", {"form": form})
+        return redirect(after)
+    return render(request, "registration/signup.html", {"form": form, "next": after})
 
 
 @require_GET

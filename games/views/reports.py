@@ -8,7 +8,6 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
@@ -16,21 +15,13 @@ from ..forms import ReportForm
 from ..models import ChatMessage
 from ..moderation import report
 from ..tables import TableError
-
-
-def _back(request: HttpRequest, default: str) -> str:
-    """Where the reporter came from (``next``, when it is a page of this site), else ``default``."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    safe = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if safe else default
+from . import next_url
 
 
 def _report_page(
     request: HttpRequest, subject: str, file_report, default_back: str
 ) -> HttpResponse:
-    back = _back(request, default_back)
+    back = next_url(request, default_back)
     form = ReportForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
