@@ -32,7 +32,8 @@ def create_table(
     is_private: bool,
     turn_seconds: int = 0,
 ) -> Table:
-    """Open a new table with empty seats (``turn_seconds``: the turn timer, 0 for none)."""
+    """Open a new table with ``owner`` in its first seat and the others free (``turn_seconds``:
+    the turn timer, 0 for none)."""
     spec = get_game(game)
     limit = settings.MAX_OPEN_TABLES_PER_ACCOUNT
     if limits.open_tables(owner) >= limit:
@@ -53,7 +54,8 @@ def create_table(
             turn_seconds=turn_seconds,
         )
         Seat.objects.bulk_create(
-            Seat(table=table, index=index) for index in range(spec.seat_count(options))
+            Seat(table=table, index=index, user=owner if index == 0 else None)
+            for index in range(spec.seat_count(options))
         )
     return table
 
@@ -141,11 +143,32 @@ def set_bot(table_id: int, user: AbstractBaseUser, index: int, level: str) -> Ta
     return table
 
 
+def fill_with_bots(table_id: int, user: AbstractBaseUser, level: str) -> int:
+    """The table's creator seats a computer player of ``level`` in every free seat; returns
+    how many were seated."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if table.owner_id != user.pk:
+            raise TableError(_("Only the table's creator can seat computer players."))
+        _require_seating_allowed(table)
+        if level not in get_game(table.game).bots:
+            raise TableError(_("There is no such computer player."))
+        filled = table.seats.filter(user=None, bot_level="").update(bot_level=level)
+        if filled:
+            table.rematch_votes = []
+            bump(table, "rematch_votes")
+    return filled
+
+
 def seat_of(table: Table, user: AbstractBaseUser) -> int | None:
     """The seat index ``user`` holds at ``table``, or None for a spectator."""
     if not user.is_authenticated:
         return None
     return table.seats.filter(user=user).values_list("index", flat=True).first()
+
+
+#: The level the seat filler offers first.
+DEFAULT_BOT_LEVEL = "normal"
 
 
 def bot_level_choices() -> list[tuple[str, str]]:

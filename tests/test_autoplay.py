@@ -51,14 +51,13 @@ async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
     (owner,) = await sync_to_async(make_players)(1)
     table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
     me = await connect(owner, f"/ws/table/{table.code}/")
-    await send(me, op="sit", seat="0")
-    for seat, level in ((1, "easy"), (2, "normal"), (3, "hard")):
-        await send(me, op="bot", seat=str(seat), level=level)
-        await receive_until(me, f"Computer ({level})")
-    await send(me, op="bot", seat="3", level="")  # take one away again…
-    await receive_until(me, "Seat a hard computer in seat 4")
-    await send(me, op="bot", seat="3", level="hard")  # …and back
+    assert "player0 (you)" in await me.receive_from(timeout=5)  # the creator sits already
+    await send(me, op="fill", level="normal")
     await receive_until(me, "Everyone is seated")
+    await send(me, op="bot", seat="1", level="")  # take one away again…
+    await receive_until(me, "Fill empty seats with computers")
+    await send(me, op="bot", seat="1", level="easy")  # …and put another level there
+    await receive_until(me, "Computer (easy)")
     await send(me, op="start")
     await receive_until(me, 'class="belote-board')
     deals = 0

@@ -60,10 +60,10 @@ async def test_a_game_registered_from_the_tests_is_played_recorded_listed_and_re
     assert await sync_to_async(table.seats.count)() == 2
     path = f"/ws/table/{table.code}/"
     sockets = [await connect(user, path) for user in users[:2]]
-    for index, socket in enumerate(sockets):
+    for socket in sockets:
         await drain(socket)
-        await send(socket, op="sit", seat=str(index))
-        await receive_until(socket, users[index].username)
+    await send(sockets[1], op="sit", seat="1")  # the creator sits already
+    await receive_until(sockets[0], users[1].username)
     await send(sockets[0], op="start")
     await receive_until(sockets[1], 'id="board"')
     # Play every round over the sockets: each player plays their first card when on turn.

@@ -91,6 +91,7 @@ async def test_lobby_updates_live_when_tables_change():
     lobby = await connect(users[1], "/ws/lobby/")
     assert 'id="lobby-tables"' in await lobby.receive_from()
     table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(tables.leave_seat)(table.pk, users[0])
     seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
     await send(seat_socket, op="sit", seat="0")
     while True:  # the lobby hears about the seat being taken, with no reload
@@ -189,6 +190,7 @@ async def test_sitting_on_your_own_seat_tells_nobody(monkeypatch):
 async def test_a_burst_of_changes_reaches_the_lobby_as_a_few_frames_ending_in_the_last():
     users = await sync_to_async(make_players)(2)
     table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
     lobby = await connect(users[1], "/ws/lobby/")
     assert "player0" not in seat_names(await lobby.receive_from(timeout=FRAME_TIMEOUT))
     seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
@@ -232,6 +234,7 @@ async def test_one_render_serves_every_lobby_socket_of_the_process(monkeypatch):
     monkeypatch.setattr(lobby, "render_lobby_frame", counting)
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
     sockets = [
         await lobby_socket(user, language)
         for user, language in zip(users[1:], (b"en", b"en", b"bg"), strict=True)

@@ -233,6 +233,7 @@ def test_players_report_and_moderators_resolve(client, make_user):
 async def test_a_flood_of_frames_is_cut_off_and_the_table_goes_on():
     users = await sync_to_async(make_players)(2)
     table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
     flooder = await connect(users[1], f"/ws/table/{table.code}/")
     calm = await connect(users[0], f"/ws/table/{table.code}/")
     for _ in range(FRAME_BURST + 5):

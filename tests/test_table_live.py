@@ -230,6 +230,7 @@ async def test_a_move_made_here_is_rendered_without_a_trip_to_the_database_threa
 async def test_seats_start_and_presence_over_the_socket():
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
     path = f"/ws/table/{table.code}/"
     sockets = [await connect(user, path) for user in users]
     await send(sockets[1], op="sit", seat="1")

@@ -72,9 +72,10 @@ def prepare(lobby_sockets: int, table_count: int) -> Setup:
         play.start_match(measured.pk, players[0])
         for number, owner in enumerate(owners):
             table = tables.create_table(owner, "belote", MEASURED_OPTIONS, is_private=False)
-            if number % 2:
-                tables.take_seat(table.pk, owner, 0)
+            if number % 2 == 0:  # half the tables wait with nobody seated
+                tables.leave_seat(table.pk, owner)
         flood = tables.create_table(flooder, "belote", MEASURED_OPTIONS, is_private=False)
+        tables.leave_seat(flood.pk, flooder)  # the flood starts by sitting down
     watchers = cookies[5 : 5 + lobby_sockets]
     return Setup(watchers, cookies[4], flood.code, cookies[:4], measured.code)
 

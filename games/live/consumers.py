@@ -242,7 +242,7 @@ class TableConsumer(AuthenticatedConsumer):
     """One player's or spectator's live connection to a table."""
 
     OPS = frozenset(
-        {"sit", "leave", "start", "rematch", "play", "chat", "select", "bot", "takeover"}
+        {"sit", "leave", "start", "rematch", "play", "chat", "select", "bot", "fill", "takeover"}
     )
 
     table_id: int | None = None
@@ -419,6 +419,14 @@ class TableConsumer(AuthenticatedConsumer):
         seat = int_field(message, "seat")
         await database_sync_to_async(tables.set_bot)(self.table_id, self.user, seat, level)
         await self.changed(lobby=True)
+
+    async def op_fill(self, message: dict[str, Any]) -> None:
+        """The creator seats computer players of ``level`` in every free seat."""
+        level = message.get("level", "")
+        if not isinstance(level, str):
+            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "level"})
+        if await database_sync_to_async(tables.fill_with_bots)(self.table_id, self.user, level):
+            await self.changed(lobby=True)
 
     async def op_takeover(self, message: dict[str, Any]) -> None:
         await database_sync_to_async(play.take_over)(self.table_id, self.user)

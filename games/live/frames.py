@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from ..catalog import get_game
 from ..models import ChatMessage, Match, Table
 from ..presenters import Region
-from ..tables import bot_level_choices, computer_name
+from ..tables import DEFAULT_BOT_LEVEL, bot_level_choices, computer_name
 from .regions import RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
 
@@ -74,6 +74,7 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
         "all_seated": all(not seat["is_free"] for seat in seats),
         "rematch_votes": table.rematch_votes,
         "bot_levels": [choice for choice in bot_level_choices() if choice[0] in spec.bots],
+        "default_bot_level": DEFAULT_BOT_LEVEL,
     }
     if match is not None:
         if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
@@ -171,7 +172,15 @@ STATUS = Region(
 )
 SEATS = Region(
     "games/partials/seats.html",
-    uses=("seats", "table.status", "seating_note", "is_owner", "bot_levels"),
+    uses=(
+        "seats",
+        "table.status",
+        "seating_note",
+        "is_owner",
+        "all_seated",
+        "bot_levels",
+        "default_bot_level",
+    ),
 )
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
 FLASH = Region("games/partials/flash.html", uses=("flash",))

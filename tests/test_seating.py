@@ -1,0 +1,44 @@
+"""Sitting down: the creator takes the first seat, and computers fill the free ones at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import play, tables
+from games.models import Seat
+from games.tables import TableError
+
+from .factories import OPTIONS, make_players
+
+pytestmark = pytest.mark.django_db
+
+
+def seating(table) -> list[tuple[str | None, str]]:
+    seats = Seat.objects.filter(table=table).select_related("user").order_by("index")
+    return [(seat.user.username if seat.user else None, seat.bot_level) for seat in seats]
+
+
+def test_the_creator_sits_in_the_first_seat():
+    (host,) = make_players(1)
+    table = tables.create_table(host, "belote", OPTIONS, is_private=True)
+    assert seating(table) == [("player0", ""), (None, ""), (None, ""), (None, "")]
+
+
+def test_one_action_fills_every_free_seat_with_computers_of_a_level():
+    host, friend = make_players(2)
+    table = tables.create_table(host, "belote", OPTIONS, is_private=True)
+    tables.take_seat(table.pk, friend, 2)
+    assert tables.fill_with_bots(table.pk, host, "hard") == 2
+    assert seating(table) == [("player0", ""), (None, "hard"), ("player1", ""), (None, "hard")]
+    assert tables.fill_with_bots(table.pk, host, "easy") == 0  # nothing left to fill
+    play.start_match(table.pk, host)  # everyone is seated
+
+
+def test_only_the_creator_fills_seats_and_only_with_a_real_level():
+    host, friend = make_players(2)
+    table = tables.create_table(host, "belote", OPTIONS, is_private=True)
+    with pytest.raises(TableError, match="Only the table's creator"):
+        tables.fill_with_bots(table.pk, friend, "normal")
+    with pytest.raises(TableError, match="no such computer player"):
+        tables.fill_with_bots(table.pk, host, "godlike")
+    assert seating(table)[1:] == [(None, "")] * 3
