@@ -6,7 +6,6 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -95,19 +94,13 @@ def table_context(
     """Everything the table page and its live frames show ``user``.
 
     ``selected`` is the source this connection picked for a two-step play (Grabush);
-    ``snapshot`` a read of ``table`` already made (else it is read now). What reads the same
-    for every viewer is built once per read and language, for all the connections sharing it.
+    ``snapshot`` a read of ``table`` already made (else it is read now).
     """
     if snapshot is None:
         snapshot = load_snapshot(table.pk)
-    language = get_language()
-
-    def shared(key: Any, build: Callable[[], Any]) -> Any:
-        """``build()`` made once per read and language, for every connection rendering it."""
-        return snapshot.derive((language, key), build)
-
-    context = dict(shared("common", lambda: _common_context(snapshot)))
-    context[RENDERS] = shared("renders", dict)  # regions rendered from this read
+    context = _common_context(snapshot)
+    # The regions rendered from this read, which the other connections sharing it may reuse.
+    context[RENDERS] = snapshot.renders.setdefault(get_language(), {})
     table, match = snapshot.table, snapshot.match
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
     me = next((seat.index for seat in snapshot.seats if seat.user_id == user_id), None)
@@ -134,7 +127,7 @@ def table_context(
         view = game.engine.view(snapshot.state, viewer)
         context["view"] = view
         context["viewer"] = viewer
-        board = game.presenter.board_context(view, context["seats"], viewer, selected, shared)
+        board = game.presenter.board_context(view, context["seats"], viewer, selected)
         context.update(board)
     return context
 

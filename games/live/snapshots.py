@@ -15,7 +15,6 @@ from __future__ import annotations
 import copy
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,17 +42,11 @@ class TableSnapshot:
     players: list[MatchPlayer]
     #: The match's engine state, parsed (None without a match).
     state: Any
-    #: What the connections sharing this read derive from it alike (see :meth:`derive`).
-    derived: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-
-    def derive(self, key: Any, build: Callable[[], Any]) -> Any:
-        """``build()``, made once per read for ``key`` and kept for every later caller (the
-        connections of a table that render from this read)."""
-        try:
-            return self.derived[key]
-        except KeyError:
-            value = self.derived[key] = build()
-            return value
+    #: The regions rendered from this read, by language: the connections sharing the read
+    #: reuse each other's (see ``regions.render_shared``).
+    renders: dict[str | None, dict] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def last_move(self) -> dict[str, Any]:

@@ -7,7 +7,6 @@ the engine state, so it cannot leak hidden cards.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -68,16 +67,6 @@ def follow(context: dict[str, Any], path: tuple[str, ...] | list[str]) -> Any:
     return value
 
 
-#: ``shared(key, build)``: ``build()``, made once for every viewer of one state and language
-#: (the table's connections rendering one read) and kept under ``key``.
-Shared = Callable[[Any, Callable[[], Any]], Any]
-
-
-def build_now(key: Any, build: Callable[[], Any]) -> Any:
-    """A :data:`Shared` that shares nothing (one page, such as a replay)."""
-    return build()
-
-
 class Presenter(Protocol):
     """What the site asks of a game's presenter (a module or a class with these names)."""
 
@@ -94,7 +83,6 @@ class Presenter(Protocol):
         seats: list[dict[str, Any]],
         viewer: int | None,
         selected: str = "",
-        shared: Shared = build_now,
     ) -> dict[str, Any]:
         """Return the board template's context for ``viewer``'s ``view``."""
         ...

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..templatetags.cards import call_name, card_name
-from . import Region, Shared, build_now
+from . import Region
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -136,19 +136,11 @@ def board_context(
     seats: list[dict[str, Any]],
     me: int | None,
     selected: str = "",
-    shared: Shared = build_now,
 ) -> dict[str, Any]:
-    """Context for ``games/belote/board.html``.
-
-    ``shared(key, build)`` returns ``build()`` made once for every viewer of this state: what
-    reads the same for all of them (the felt, the calls) or for a team (the score sheet).
-    """
-    public = shared("belote", lambda: _public_context(view, seats))
+    """Context for ``games/belote/board.html``."""
+    public = _public_context(view, seats)
     us = (me if me is not None else 0) % 2
-    spectator = me is None
-    team = shared(
-        ("belote", us, spectator), lambda: _team_context(view, us, spectator, public["names"])
-    )
+    team = _team_context(view, us, me is None, public["names"])
     legal = view["legal"]
     playable = set(legal) if view["phase"] == "play" else set()
     return {

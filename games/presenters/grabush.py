@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 
 from ..engines.grabush import PLAYER_COUNTS
 from ..templatetags.cards import card_name, rank_text
-from . import Region, Shared, build_now
+from . import Region
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -116,11 +116,9 @@ def board_context(
     seats: list[dict[str, Any]],
     me: int | None,
     selected: str = "",
-    shared: Shared = build_now,
 ) -> dict[str, Any]:
     """Context for ``games/grabush/board.html``; ``selected`` is the source this connection
-    picked (the first step of a play), if it is still playable. (``shared``, what viewers of
-    one state could share, goes unused: the board is seen from the viewer's seat and side.)"""
+    picked (the first step of a play), if it is still playable."""
     names = {seat["index"]: seat["name"] for seat in seats}
     split = {action: split_action(action) for action in view["legal"]}
     sources = {pair[0] for pair in split.values() if pair}

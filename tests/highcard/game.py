@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 
 from games.catalog import Game
-from games.presenters import Region, build_now
+from games.presenters import Region
 
 from . import engine
 
@@ -31,7 +31,7 @@ class Presenter:
         return f"plays {action}"
 
     @staticmethod
-    def board_context(view, seats, viewer, selected="", shared=build_now) -> dict[str, Any]:
+    def board_context(view, seats, viewer, selected="") -> dict[str, Any]:
         names = {seat["index"]: seat["name"] for seat in seats}
         return {
             "my_turn": viewer is not None and view["to_act"] == viewer,
