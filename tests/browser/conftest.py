@@ -89,15 +89,16 @@ def new_page(browser):
     contexts = []
     problems: list[str] = []
 
-    def open_page(expected: tuple[str, ...] = ()):
+    def open_page(expected: tuple[str, ...] = (), permissions: list[str] | None = None):
         """A new player's page; console errors containing one of ``expected`` are allowed
-        (a test that kills the server expects the browser to report the dropped socket)."""
+        (a test that kills the server expects the browser to report the dropped socket);
+        ``permissions`` are granted to the page (``"clipboard-read"``)."""
 
         def watch(message) -> None:
             if message.type == "error" and not any(text in message.text for text in expected):
                 problems.append(message.text)
 
-        context = browser.new_context()
+        context = browser.new_context(permissions=permissions or [])
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)

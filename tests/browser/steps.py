@@ -8,20 +8,22 @@ PASSWORD = "a-Long-secret-42"
 
 
 def sign_up(page: Page, base: str, username: str) -> None:
-    """Create an account through the sign-up form; the player lands on their profile."""
+    """Create an account through the sign-up form; the player lands in the lobby."""
     page.goto(base + "/signup/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
-    expect(page).to_have_url(f"{base}/u/{username}/")
+    expect(page).to_have_url(f"{base}/")
 
 
 def join_and_sit(pages: list[Page], invite: str, names: list[str]) -> None:
-    """Everyone opens the invite link (the host is there already) and sits in turn."""
+    """Everyone opens the invite link and sits in turn (the host, who created the table, sits
+    in the first seat already)."""
     for index, page in enumerate(pages):
         if index:
             page.goto(invite)
         expect(page.locator("#connection")).to_have_text("Connected")
-        page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
+        if index:
+            page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
         expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")

@@ -16,10 +16,10 @@ def test_play_with_three_computer_players(live_server_url, new_page):
     page.goto(live_server_url + "/")
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#connection")).to_have_text("Connected")
-    page.get_by_role("button", name="Sit in seat 1").click()
-    for seat, level in ((2, "easy"), (3, "normal"), (4, "hard")):
-        page.get_by_role("button", name=f"Seat a {level} computer in seat {seat}").click()
-        expect(page.locator("#seats")).to_contain_text(f"Computer ({level})")
+    expect(page.locator("#seats")).to_contain_text("solo (you)")  # the creator sits already
+    page.get_by_label("Computer level").select_option("normal")
+    page.get_by_role("button", name="Fill empty seats with computers").click()
+    expect(page.locator("#seats .seat-name", has_text="Computer (normal)")).to_have_count(3)
     page.get_by_role("button", name="Start the match").click()
 
     for _ in range(6):  # six of my own actions; the computers answer in between
