@@ -18,9 +18,9 @@ from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext as _
 
 from .catalog import Game, all_games, game_label, get_game
+from .computers import computer_name
 from .models import Match, MatchPlayer, Outcome, Rating, RatingChange
 from .replay import logged_moves, state_after
-from .tables import computer_name
 
 #: Matches a profile lists per page.
 MATCHES_PER_PAGE = 20
@@ -55,7 +55,7 @@ def player_name(player: MatchPlayer) -> str:
     if player.user_id is not None and player.user is not None:
         return player.user.get_username()
     if player.bot_level:
-        return computer_name(player.bot_level)
+        return computer_name(player.bot_level, player.seat)
     return "—"
 
 

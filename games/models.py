@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .catalog import game_choices
+from .computers import computer_name
 
 
 def new_invite_code() -> str:
@@ -105,6 +106,11 @@ class Seat(models.Model):
     @property
     def is_free(self) -> bool:
         return self.user_id is None and not self.bot_level
+
+    @property
+    def computer_name(self) -> str:
+        """The name of the computer player in this seat ("" for none)."""
+        return computer_name(self.bot_level, self.index) if self.bot_level else ""
 
 
 class Match(models.Model):

@@ -165,17 +165,3 @@ def seat_of(table: Table, user: AbstractBaseUser) -> int | None:
     if not user.is_authenticated:
         return None
     return table.seats.filter(user=user).values_list("index", flat=True).first()
-
-
-#: The level the seat filler offers first.
-DEFAULT_BOT_LEVEL = "normal"
-
-
-def bot_level_choices() -> list[tuple[str, str]]:
-    """The computer players' levels, as (value, name in the active language)."""
-    return [("easy", _("easy")), ("normal", _("normal")), ("hard", _("hard"))]
-
-
-def computer_name(level: str) -> str:
-    """How a computer player is named on a seat: "Computer (normal)"."""
-    return _("Computer (%(level)s)") % {"level": dict(bot_level_choices()).get(level, level)}

@@ -57,7 +57,7 @@ async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
     await send(me, op="bot", seat="1", level="")  # take one away again…
     await receive_until(me, "Fill empty seats with computers")
     await send(me, op="bot", seat="1", level="easy")  # …and put another level there
-    await receive_until(me, "Computer (easy)")
+    await receive_until(me, "Ivan · computer, easy")
     await send(me, op="start")
     await receive_until(me, 'class="belote-board')
     deals = 0

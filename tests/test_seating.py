@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import play, tables
+from games import history, lobby, play, tables
+from games.live import frames
 from games.models import Seat
 from games.tables import TableError
 
@@ -42,3 +43,20 @@ def test_only_the_creator_fills_seats_and_only_with_a_real_level():
     with pytest.raises(TableError, match="no such computer player"):
         tables.fill_with_bots(table.pk, host, "godlike")
     assert seating(table)[1:] == [(None, "")] * 3
+
+
+def test_computers_at_one_table_have_distinct_names_on_the_page_and_in_the_record():
+    (host,) = make_players(1)
+    table = tables.create_table(host, "belote", {**OPTIONS, "target": 11}, is_private=False)
+    tables.fill_with_bots(table.pk, host, "normal")
+    names = [seat["name"] for seat in frames.table_context(table, host)["seats"]]
+    assert names == [
+        "player0",
+        "Ivan · computer, normal",
+        "Elena · computer, normal",
+        "Georgi · computer, normal",
+    ]
+    listed = lobby.render_lobby_frame(lobby.lobby_tables())
+    assert all(name in listed for name in names[1:])
+    match = play.start_match(table.pk, host)
+    assert [history.player_name(p) for p in match.players.order_by("seat")] == names

@@ -14,9 +14,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..catalog import get_game
+from ..computers import DEFAULT_BOT_LEVEL, bot_level_choices, computer_name
 from ..models import ChatMessage, Match, Table
 from ..presenters import Region
-from ..tables import DEFAULT_BOT_LEVEL, bot_level_choices, computer_name
 from .regions import RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
 
@@ -31,7 +31,7 @@ def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
         if seat.user is not None:
             name = seat.user.get_username()
         elif seat.bot_level:
-            name = computer_name(seat.bot_level)
+            name = computer_name(seat.bot_level, seat.index)
         else:
             name = ""
         rows.append(

@@ -19,7 +19,9 @@ def test_play_with_three_computer_players(live_server_url, new_page):
     expect(page.locator("#seats")).to_contain_text("solo (you)")  # the creator sits already
     page.get_by_label("Computer level").select_option("normal")
     page.get_by_role("button", name="Fill empty seats with computers").click()
-    expect(page.locator("#seats .seat-name", has_text="Computer (normal)")).to_have_count(3)
+    expect(page.locator("#seats .seat-name", has_text="computer, normal")).to_have_count(3)
+    for name in ("Ivan", "Elena", "Georgi"):  # partner and opponents told apart
+        expect(page.locator("#seats")).to_contain_text(f"{name} · computer, normal")
     page.get_by_role("button", name="Start the match").click()
 
     for _ in range(6):  # six of my own actions; the computers answer in between
