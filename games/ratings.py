@@ -22,11 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from .catalog import get_game
-from .models import Match, MatchPlayer, Outcome, Rating, RatingChange
+from .models import Match, MatchPlayer, Move, Outcome, Rating, RatingChange
 from .replay import final_state
 
 #: The displayed rating of an ordinal (mu - 3 * sigma) of 0, e.g. a newcomer's.
@@ -80,8 +81,24 @@ def record_finished_match(match: Match) -> None:
         _rate(match, players)
 
 
+def seats_played(match: Match) -> set[int]:
+    """The seats whose human made most of the seat's own moves (computers covering an absent
+    player made the others): only their ratings change."""
+    counts = (
+        Move.objects.filter(match=match)
+        .values("seat")
+        .annotate(total=Count("pk"), own=Count("pk", filter=Q(user__isnull=False)))
+    )
+    return {row["seat"] for row in counts if 2 * row["own"] > row["total"]}
+
+
 def _rate(match: Match, players: list[MatchPlayer]) -> None:
-    """Update the ratings of ``players`` (humans) from the result of ``match``."""
+    """Update the ratings of ``players`` (humans) from the result of ``match``, for the seats
+    their humans really played."""
+    played = seats_played(match)
+    players = [player for player in players if player.seat in played]
+    if not players:
+        return
     user_ids = [player.user_id for player in players]
     mu, sigma = new_rating_values()
     # Create missing rows first (a concurrent match may create the same row: ignore that), then
@@ -102,11 +119,23 @@ def _rate(match: Match, players: list[MatchPlayer]) -> None:
         .order_by("user_id")
     }
     sides = get_game(match.game).teams(match.options)
+    everyone = {player.seat: player.user_id for player in match.players.all()}
+    # Seats that do not change still rate with their current ratings.
+    current = {
+        rating.user_id: rating
+        for rating in Rating.objects.filter(game=match.game, user_id__in=everyone.values())
+    }
+    current.update(ratings)
+    teams = []
+    for side in sides:
+        team = []
+        for seat in side:
+            rating = current.get(everyone[seat])
+            team.append(
+                MODEL.rating(mu=rating.mu, sigma=rating.sigma) if rating else MODEL.rating()
+            )
+        teams.append(team)
     by_seat = {player.seat: ratings[player.user_id] for player in players}
-    teams = [
-        [MODEL.rating(mu=by_seat[seat].mu, sigma=by_seat[seat].sigma) for seat in side]
-        for side in sides
-    ]
     winner = (match.result or {}).get("winner")
     ranks = [1 if winner is None or side == winner else 2 for side in range(len(sides))]
     new_teams = MODEL.rate(teams, ranks=ranks)
@@ -114,6 +143,8 @@ def _rate(match: Match, players: list[MatchPlayer]) -> None:
     now = timezone.now()
     for side, new_team in zip(sides, new_teams, strict=True):
         for seat, new in zip(side, new_team, strict=True):
+            if seat not in by_seat:
+                continue
             rating = by_seat[seat]
             before = (rating.mu, rating.sigma, rating.rating)
             rating.mu, rating.sigma = new.mu, new.sigma

@@ -90,6 +90,34 @@ def test_a_finished_match_rates_humans_by_team():
     assert changes[users[1].pk].delta == changes[users[3].pk].delta
 
 
+def test_only_seats_their_humans_played_are_rated():
+    """Computers covered seats 1 and 3 for the whole match (their players left): the match is
+    recorded, partners 0 and 2 are rated, and the absent players' ratings do not move."""
+    users = make_players(4)
+    table = new_table(users)
+    play.start_match(table.pk, users[0])
+    absent = [None, None, None, None]
+    for seat in (0, 2):
+        absent[seat] = users[seat]
+    match = play_out(table, absent, random.Random(3))
+    assert match.status == Match.Status.FINISHED
+    assert ratings.seats_played(match) == {0, 2}
+    changed = set(RatingChange.objects.filter(match=match).values_list("user_id", flat=True))
+    assert changed == {users[0].pk, users[2].pk}
+    assert not Rating.objects.filter(user__in=[users[1], users[3]]).exists()
+    assert set(match.players.values_list("outcome", flat=True)) <= {Outcome.WIN, Outcome.LOSS}
+
+
+def test_a_match_the_computers_played_alone_is_not_rated():
+    users = make_players(4)
+    table = new_table(users)
+    play.start_match(table.pk, users[0])
+    match = play_out(table, [None] * 4, random.Random(4))  # everyone left: covered throughout
+    assert match.status == Match.Status.FINISHED
+    assert not RatingChange.objects.filter(match=match).exists()
+    assert not Rating.objects.exists()
+
+
 def test_display_rating_formula():
     mu, sigma = ratings.new_rating_values()
     assert ratings.display_rating(mu, sigma) == 1500
