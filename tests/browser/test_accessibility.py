@@ -1,0 +1,103 @@
+"""axe-core finds no serious or critical violation on the site's pages and table states.
+
+Each state is set up through the services (as players would reach it), then opened in
+Chromium at a phone's and a desktop's size, and checked with the axe-core that
+``axe-playwright-python`` bundles.
+"""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from django.db import connections
+from playwright.sync_api import Page, expect
+
+from games import play, tables
+from games.engines import belote, grabush
+from games.models import Match
+from tests.factories import OPTIONS, finish_match, make_players, seated_table, start_with_dealer
+from tests.live import session_cookie
+
+SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
+AXE = Axe()
+
+
+def serious_violations(page: Page) -> list[str]:
+    """The serious and critical axe-core violations of the page as it shows now."""
+    results = AXE.run(page)
+    return [
+        f"{violation['id']}: {node['target']} {node.get('failureSummary', '')}"
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+        for node in violation["nodes"]
+    ]
+
+
+def check(page: Page, url: str, ready: str = "main") -> None:
+    """Open ``url`` at each size and assert axe finds nothing serious."""
+    for width, height in SIZES.values():
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(url)
+        expect(page.locator(ready).first).to_be_visible()
+        found = serious_violations(page)
+        assert not found, f"{url} at {width}x{height}: {found}"
+
+
+def logged_in(new_page, user, base: str) -> Page:
+    page = new_page()
+    name, _, value = session_cookie(user).decode().partition("=")
+    page.context.add_cookies([{"name": name, "value": value, "url": base}])
+    return page
+
+
+def test_pages_for_visitors(live_server_url, new_page):
+    page = new_page()
+    for path in ("/", "/accounts/login/", "/signup/", "/rules/belote/", "/rules/grabush/"):
+        check(page, live_server_url + path)
+
+
+def test_belote_table_states(live_server_url, new_page):
+    everyone = make_players(8)
+    users = everyone[:4]
+    waiting = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
+    running = seated_table(users)
+    match = start_with_dealer(running, users[0], dealer=3)  # seat 0 bids first
+    finished = seated_table(everyone[4:])
+    finished.options = {**OPTIONS, "target": 11}
+    finished.save()
+    owner = finished.seats.get(index=0).user
+    play.start_match(finished.pk, owner)
+    ended = finish_match(finished, [seat.user for seat in finished.seats.order_by("index")])
+    connections.close_all()
+    page = logged_in(new_page, users[0], live_server_url)
+    check(page, live_server_url + "/")  # the lobby
+    check(page, live_server_url + waiting.get_absolute_url(), "#seats")
+    check(page, live_server_url + running.get_absolute_url(), ".auction-panel")
+    # Clubs and three passes: the play begins, and the page shows the hand to play from.
+    for call in ("C", "pass", "pass", "pass"):
+        current = Match.objects.get(pk=match.pk)
+        seat = belote.loads(current.state).to_act
+        play.apply_action(running.pk, users[seat], call, current.version)
+    assert belote.view(belote.loads(Match.objects.get(pk=match.pk).state), 0)["phase"] == "play"
+    check(page, live_server_url + running.get_absolute_url(), ".hand .playable")
+    watcher = logged_in(new_page, owner, live_server_url)
+    check(watcher, live_server_url + finished.get_absolute_url(), "#board")
+    check(watcher, live_server_url + f"/m/{ended.pk}/")
+    check(watcher, live_server_url + f"/m/{ended.pk}/replay/?step=5")
+    check(watcher, live_server_url + f"/u/{owner.username}/")
+    check(watcher, live_server_url + "/leaderboard/")
+
+
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_grabush_tables(players, live_server_url, new_page):
+    users = make_players(players)
+    options = {"players": players, "stock_size": 20, "table_talk_penalty": True}
+    table = tables.create_table(users[0], "grabush", options, is_private=True)
+    for index, user in enumerate(users):
+        tables.take_seat(table.pk, user, index)
+    play.start_match(table.pk, users[0])
+    match = Match.objects.get(table=table)
+    seat = grabush.loads(match.state).to_act
+    connections.close_all()
+    page = logged_in(new_page, users[seat], live_server_url)
+    check(page, live_server_url + table.get_absolute_url(), ".grabush-board")
