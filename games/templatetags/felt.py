@@ -38,9 +38,7 @@ def trick_area(trick: list[dict], resting: dict | None) -> SafeString:
         took = _("%(name)s took the trick") % {"name": escape(resting["winner_name"])}
         cards.append(f'<p class="trick-note">{took}</p>')
     label = escape(_("Current trick"))
-    return mark_safe(
-        f'<div class="trick" role="group" aria-label="{label}">{"".join(cards)}</div>'
-    )
+    return mark_safe(f'<div class="trick" role="group" aria-label="{label}">{"".join(cards)}</div>')
 
 
 def _trick_card(played: dict, extra_class: str) -> str:
