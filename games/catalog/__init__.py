@@ -75,6 +75,10 @@ class Game:
         """The move-log entry a running match gets when the player at ``seat`` chats, if any."""
         return None
 
+    def chat_warning(self, options: dict[str, Any]) -> str:
+        """What the chat box says while a match runs, when chatting changes play ("")."""
+        return ""
+
     def result(self, state: Any) -> dict[str, Any]:
         """A JSON summary of a finished match for its record: the winner and the scores."""
         view = self.engine.view(state, None)

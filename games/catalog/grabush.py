@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from ..bots import grabush as bots
@@ -36,6 +37,10 @@ class GrabushOptionsForm(forms.Form):
         label=gettext_lazy(
             "Table-talk penalty: chat during a game lets the opponents claim a penalty"
         ),
+        help_text=gettext_lazy(
+            "As at a real table: every chat message from a seated player while the game runs "
+            "lets each opponent put a card from their hand into the middle of that side's stock."
+        ),
         required=False,
         initial=True,
     )
@@ -61,6 +66,14 @@ class Grabush(Game):
         if options.get("table_talk_penalty", True):
             return f"{GRANT_PENALTY}{seat % 2}"
         return None
+
+    def chat_warning(self, options: dict[str, Any]) -> str:
+        if options.get("table_talk_penalty", True):
+            return _(
+                "Table talk: while the game runs, a message from a player lets the other side "
+                "claim a penalty."
+            )
+        return ""
 
     def result(self, state: Any) -> dict[str, Any]:
         view = engine.view(state, None)

@@ -75,7 +75,10 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
         "bot_levels": [choice for choice in bot_level_choices() if choice[0] in spec.bots],
         "default_bot_level": DEFAULT_BOT_LEVEL,
     }
+    context["chat_warning"] = ""
     if match is not None:
+        if match.status == Match.Status.RUNNING:
+            context["chat_warning"] = spec.chat_warning(table.options)
         if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
             deadline = match.turn_started_at.timestamp() + table.turn_seconds
             context["deadline_ms"] = int(deadline * 1000)
@@ -176,6 +179,7 @@ SEATS = Region(
     ),
 )
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
+CHAT_NOTE = Region("games/partials/chat_note.html", uses=("chat_warning",))
 FLASH = Region("games/partials/flash.html", uses=("flash",))
 #: Key under which a connection's ``shown`` remembers which match its board shows.
 BOARD_MATCH = "board:match"
@@ -215,7 +219,7 @@ def render_frame(
             remember(regions, context, shown)
         else:
             parts.append(render_changed(regions, context, shown))
-    parts.append(render_changed((ANNOUNCER,), context, shown))
+    parts.append(render_changed((ANNOUNCER, CHAT_NOTE), context, shown))
     if full:
         parts.append(
             render_to_string("games/partials/chat_log.html", {"chat_lines": recent_chat(table)})

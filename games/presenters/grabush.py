@@ -44,6 +44,15 @@ REGIONS = (
 )
 
 
+def side_label(players: int, side: int) -> str:
+    """A side named by its seats, for spectators: "Seats 1 & 3" (side 0 of four players)."""
+    numbers = [str(seat + 1) for seat in range(side, players, 2)]
+    if len(numbers) == 1:
+        return _("Seat %(number)s") % {"number": numbers[0]}
+    listed = ", ".join(numbers[:-1])
+    return _("Seats %(seats)s & %(last)s") % {"seats": listed, "last": numbers[-1]}
+
+
 def split_action(action: str) -> tuple[str, str] | None:
     """``action`` as (source, target) for the two-step play, or None for other actions.
 
@@ -150,7 +159,7 @@ def board_context(
             "name": seat["name"],
             "is_me": seat["is_me"],
             "side": seat["index"] % 2,
-            "ours": seat["index"] % 2 == my_side,
+            "partner": me is not None and seat["index"] != me and seat["index"] % 2 == my_side,
             "hand_size": view["hand_sizes"][seat["index"]],
             "is_active": view["to_act"] == seat["index"],
             "is_dealer": view["dealer"] == seat["index"],
@@ -172,6 +181,7 @@ def board_context(
         {
             "side": side,
             "ours": side == my_side,
+            "mine": me is not None and side == my_side,
             "top": view["stocks"][side]["top"],
             "size": view["stocks"][side]["size"],
             "source": "stock" if side == my_side and "stock" in sources else "",
@@ -195,8 +205,7 @@ def board_context(
     declines = [action for action in view["legal"] if action.startswith("decline:")]
     events = [text for text in (event_text(e, names) for e in view["last_events"]) if text]
     if me is None:
-        side_labels = (_("Even seats"), _("Odd seats"))
-        us_label, them_label = side_labels[my_side], side_labels[1 - my_side]
+        us_label, them_label = (side_label(len(seats), side) for side in (my_side, 1 - my_side))
     else:
         us_label, them_label = _("Your side"), _("Opponents")
     final = None

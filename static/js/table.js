@@ -1,0 +1,42 @@
+// The table page between frames: a frame swaps parts of the page by id, which drops the focus
+// of a keyboard player on the body. Put it back where it was (the same button, when it is still
+// there), else on the first thing to play when it is the player's turn again; and when a
+// Grabush pick lights its targets, bring them into view (a phone shows only part of the board).
+(function () {
+  "use strict";
+  var PLAYABLE = "#my-area .playable, #my-area .call-button, #board .source, #board .target";
+  var kept = null;
+
+  function describe(element) {
+    if (!element || element === document.body || !element.closest(".table-live")) return null;
+    return { name: element.getAttribute("name"), value: element.getAttribute("value"), id: element.id };
+  }
+
+  function find(where) {
+    if (where.id) return document.getElementById(where.id);
+    if (!where.name) return null;
+    var candidates = document.querySelectorAll("[name='" + where.name + "']");
+    for (var i = 0; i < candidates.length; i++) {
+      if (candidates[i].getAttribute("value") === where.value && !candidates[i].disabled) return candidates[i];
+    }
+    return null;
+  }
+
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    kept = describe(document.activeElement) || kept;
+  });
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    var target = document.querySelector("#board .target");
+    if (target && document.querySelector("#board .source.selected")) {
+      target.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
+    if (!kept || (document.activeElement && document.activeElement !== document.body)) return;
+    var again = find(kept);
+    if (!again && document.querySelector(".your-turn")) again = document.querySelector(PLAYABLE);
+    if (again) {
+      again.focus({ preventScroll: false });
+      kept = describe(again);
+    }
+  });
+})();

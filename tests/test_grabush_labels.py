@@ -1,0 +1,42 @@
+"""Grabush as a spectator and a player read it: sides by their seats, partners, the table-talk
+warning beside the chat while a game runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import play, tables
+from games.engines import grabush
+from games.live import frames
+from games.presenters import grabush as presenter
+
+from .factories import make_players
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_spectator_reads_the_sides_by_their_seats_and_has_no_partner():
+    state = grabush.new_game(seed=1, players=4)
+    seats = [{"index": i, "name": f"p{i}", "is_me": False} for i in range(4)]
+    watching = presenter.board_context(grabush.view(state, None), seats, None)
+    assert (watching["us_label"], watching["them_label"]) == ("Seats 1 & 3", "Seats 2 & 4")
+    assert not any(player["partner"] for player in watching["players"])
+    rows = [dict(seat, is_me=seat["index"] == 1) for seat in seats]
+    playing = presenter.board_context(grabush.view(state, 1), rows, 1)
+    assert [p["index"] for p in playing["players"] if p["partner"]] == [3]
+    assert presenter.side_label(8, 1) == "Seats 2, 4, 6 & 8"
+    assert presenter.side_label(2, 0) == "Seat 1"
+
+
+@pytest.mark.parametrize("penalty", [True, False])
+def test_the_chat_box_warns_of_table_talk_only_while_a_game_with_the_rule_runs(penalty):
+    users = make_players(3)
+    options = {"players": 2, "stock_size": 20, "table_talk_penalty": penalty}
+    table = tables.create_table(users[0], "grabush", options, is_private=True)
+    tables.take_seat(table.pk, users[1], 1)
+    before = frames.render_frame(table, users[2], full=True)
+    assert "Table talk" not in before
+    play.start_match(table.pk, users[0])
+    for viewer in users:
+        frame = frames.render_frame(table, viewer, full=True)
+        assert ("Table talk: while the game runs" in frame) is penalty
