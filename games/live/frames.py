@@ -111,6 +111,8 @@ def table_context(
         context["seats"] = [
             dict(row, is_me=True) if row["index"] == me else row for row in context["seats"]
         ]
+    if me is None:
+        context["chat_warning"] = ""  # a spectator's chat changes nothing
     context.update(
         me=me,
         is_owner=table.owner_id == user_id,
