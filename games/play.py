@@ -209,9 +209,7 @@ def _save(
     if not _compare_and_set(match, fields):
         raise StaleMove(_("The table moved on since your last view; here it is again."))
     user_id = user.pk if user is not None and user.is_authenticated else None
-    Move.objects.create(
-        match_id=match.pk, seq=version + 1, seat=seat, action=action, user_id=user_id
-    )
+    _log(match.pk, version + 1, seat, action, user_id)
     if state.to_act is None:
         table.status = Table.Status.FINISHED
         bump(table, "status")
@@ -249,6 +247,23 @@ def _update_sql(vendor: str, columns: tuple[str, ...]) -> str:
         f"UPDATE {quote(Match._meta.db_table)} SET {assignments} "
         f"WHERE {quote(key)} = %s AND {quote(version)} = %s AND {quote(status)} = %s"
     )
+
+
+def _log(match_id: int, seq: int, seat: int, action: str, user_id: int | None) -> None:
+    """Append an accepted action to the match's move log (written out, as the update above:
+    ``Move.objects.create`` costs about a tenth of a move's CPU)."""
+    db = transaction.get_connection()
+    created = Move._meta.get_field("created_at").get_db_prep_save(timezone.now(), db)
+    with db.cursor() as cursor:
+        cursor.execute(_insert_sql(db.vendor), [match_id, seq, seat, action, user_id, created])
+
+
+@functools.cache
+def _insert_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    names = ("match_id", "seq", "seat", "action", "user_id", "created_at")
+    columns = ", ".join(quote(Move._meta.get_field(name).column) for name in names)
+    return f"INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES (%s, %s, %s, %s, %s, %s)"
 
 
 def _match_for_move(
