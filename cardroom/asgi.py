@@ -9,23 +9,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 django_asgi_app = get_asgi_application()
 
 # Imported after Django is set up: these import models.
-from channels.auth import AuthMiddleware  # noqa: E402
+from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.sessions import CookieMiddleware  # noqa: E402
 
 from cardroom.origins import SameOriginValidator  # noqa: E402
-from cardroom.sessions import WebsocketSessionMiddleware  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": SameOriginValidator(
-            # Channels' AuthMiddlewareStack, with a session middleware made for websockets.
-            CookieMiddleware(
-                WebsocketSessionMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns)))
-            )
-        ),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

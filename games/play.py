@@ -221,37 +221,14 @@ def _save(
 
 
 def _compare_and_set(match: Match, fields: dict[str, Any]) -> bool:
-    """Write ``fields`` to the match's row if it is still at ``match.version`` and running.
-
-    Written out: through ``QuerySet.update`` the statement costs several times the CPU, on
-    every move. Values are prepared by the model fields, as the ORM would."""
-    db = transaction.get_connection()  # the connection itself: each read of the proxy is a lookup
-    columns = [Match._meta.get_field(name) for name in fields]
-    values = [f.get_db_prep_save(v, db) for f, v in zip(columns, fields.values(), strict=True)]
-    with db.cursor() as cursor:
-        cursor.execute(
-            _update_sql(db.vendor, tuple(f.column for f in columns)),
-            [*values, match.pk, match.version, Match.Status.RUNNING],
-        )
-        return cursor.rowcount == 1
-
-
-@functools.cache
-def _update_sql(vendor: str, columns: tuple[str, ...]) -> str:
-    quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(column)} = %s" for column in columns)
-    key, version, status = (
-        Match._meta.get_field(name).column for name in ("id", "version", "status")
-    )
-    return (
-        f"UPDATE {quote(Match._meta.db_table)} SET {assignments} "
-        f"WHERE {quote(key)} = %s AND {quote(version)} = %s AND {quote(status)} = %s"
-    )
+    """Write ``fields`` to the match's row if it is still at ``match.version`` and running."""
+    running = Match.objects.filter(pk=match.pk, version=match.version, status=Match.Status.RUNNING)
+    return running.update(**fields) == 1
 
 
 def _log(match_id: int, seq: int, seat: int, action: str, user_id: int | None) -> None:
-    """Append an accepted action to the match's move log (written out, as the update above:
-    ``Move.objects.create`` costs about a tenth of a move's CPU)."""
+    """Append an accepted action to the match's move log (written out: ``Move.objects.create``
+    costs about a tenth of a move's CPU)."""
     db = transaction.get_connection()
     created = Move._meta.get_field("created_at").get_db_prep_save(timezone.now(), db)
     with db.cursor() as cursor:
