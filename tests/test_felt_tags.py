@@ -34,11 +34,11 @@ def test_a_place_at_the_felt_shows_the_player_escaped_with_turn_dealer_and_bubbl
 def test_the_hand_and_the_calls_are_labelled_groups_of_buttons():
     hand = cards.hand_group([{"card": "JH", "playable": True}, {"card": "7C", "playable": False}])
     assert hand.startswith('<div class="hand" role="group" aria-label="Your hand">')
-    assert 'value="JH" aria-label="Play Jack of hearts"' in hand
+    assert 'value="JH" aria-label="J♥ Jack of hearts"' in hand
     assert hand.count("disabled") == 1
     panel = cards.call_panel(["pass", "C", "contra"])
     assert panel.startswith('<div class="auction-panel" role="group" aria-label="Your call">')
-    assert 'aria-label="Bid Clubs"' in panel and 'aria-label="Pass"' in panel
+    assert 'aria-label="♣ Clubs"' in panel and 'aria-label="Pass"' in panel
     assert 'aria-label="Contra"' in panel
     assert cards.call_panel([]) == ""
 
@@ -66,7 +66,7 @@ def test_the_history_lists_calls_and_the_last_trick_by_name():
 
 def test_the_trick_shows_its_cards_by_seat_and_a_resting_trick_its_taker():
     playing = felt.trick_area([{"seat": 1, "card": "JH"}], None)
-    assert playing.startswith('<div class="trick" aria-label="Current trick">')
+    assert playing.startswith('<div class="trick" role="group" aria-label="Current trick">')
     assert playing.count('class="trick-card at-1"') == 1 and "trick-note" not in playing
     cards_ = [{"seat": s, "card": c} for s, c in enumerate(["7C", "8C", "AC", "9C"])]
     resting = felt.trick_area([], {"cards": cards_, "winner_name": "<Ana>"})

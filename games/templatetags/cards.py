@@ -109,17 +109,20 @@ def hand_group(hand: list[dict]) -> SafeString:
 
 @per_language
 def _hand_card(code: str, playable: bool) -> SafeString:
+    # The accessible name starts with what the card shows ("Q♣ Queen of clubs"), so that a
+    # player who speaks a button's visible label to a voice control reaches it.
     face = format_html(
         '<span class="rank" aria-hidden="true">{}</span>'
         '<span class="suit" aria-hidden="true">{}</span>',
         rank_text(code),
         suit_symbol(code),
     )
+    label = f"{rank_text(code)}{suit_symbol(code)} {card_name(code)}"
     if not playable:
         return format_html(
             '<button type="button" class="playing-card {}" disabled aria-label="{}">{}</button>',
             suit_colour(code),
-            card_name(code),
+            label,
             face,
         )
     return format_html(
@@ -127,7 +130,7 @@ def _hand_card(code: str, playable: bool) -> SafeString:
         'value="{}" aria-label="{}">{}</button>',
         suit_colour(code),
         code,
-        _("Play %(card)s") % {"card": card_name(code)},
+        label,
         face,
     )
 
@@ -167,7 +170,8 @@ def call_panel(calls: list[str]) -> SafeString:
 @per_language
 def _call_button(call: str) -> SafeString:
     name = call_name(call)
-    label = name if call in ("pass", "contra", "recontra") else _("Bid %(c)s") % {"c": name}
+    symbol = SUIT_SYMBOLS.get(call)
+    label = f"{symbol} {name}" if symbol else name  # starts with what the button shows
     return format_html(
         '<button type="button" class="button call-button call-{}" ws-send name="action" '
         'value="{}" aria-label="{}">{}</button>',

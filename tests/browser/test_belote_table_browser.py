@@ -73,7 +73,7 @@ def test_four_friends_play_a_deal(live_server_url, new_page):
         expect(page.locator(".your-turn")).to_have_text("Your turn")
         view = belote.view(state, seat)
         if view["phase"] == "auction":
-            page.get_by_role("button", name="Pass" if bid_made else "Bid Clubs").click()
+            page.get_by_role("button", name="Pass" if bid_made else "♣ Clubs").click()
             bid_made = True
         else:
             if len(view["tricks"]) == 0 and not view["trick"]:
