@@ -112,6 +112,14 @@ def int_field(message: dict[str, Any], name: str) -> int:
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name}) from None
 
 
+def str_field(message: dict[str, Any], name: str, *, longest: int, empty: bool = True) -> str:
+    """A text field of a frame of at most ``longest`` characters (``empty``: may be "")."""
+    value = message.get(name, "")
+    if not isinstance(value, str) or len(value) > longest or (not value and not empty):
+        raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name})
+    return value
+
+
 def socket_language(scope: dict[str, Any]) -> str:
     """The language a page request with this socket's cookies and headers is shown in (as
     ``LocaleMiddleware`` picks it: the language cookie, then ``Accept-Language``)."""
@@ -402,9 +410,7 @@ class TableConsumer(AuthenticatedConsumer):
             await self.changed(lobby=vote.match is not None)
 
     async def op_play(self, message: dict[str, Any]) -> None:
-        action = message.get("action")
-        if not isinstance(action, str) or not 0 < len(action) <= 64:
-            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "action"})
+        action = str_field(message, "action", longest=64, empty=False)
         version = int_field(message, "version")
         # Batched: moves of tables that arrive together share a trip to the database thread.
         match = await run_batched(snapshots.apply_action, self.table_id, self.user, action, version)
@@ -413,18 +419,14 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_bot(self, message: dict[str, Any]) -> None:
         """The creator seats a computer player (``level``) or, with no level, removes it."""
-        level = message.get("level", "")
-        if not isinstance(level, str):
-            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "level"})
+        level = str_field(message, "level", longest=20)
         seat = int_field(message, "seat")
         await database_sync_to_async(tables.set_bot)(self.table_id, self.user, seat, level)
         await self.changed(lobby=True)
 
     async def op_fill(self, message: dict[str, Any]) -> None:
         """The creator seats computer players of ``level`` in every free seat."""
-        level = message.get("level", "")
-        if not isinstance(level, str):
-            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "level"})
+        level = str_field(message, "level", longest=20)
         if await database_sync_to_async(tables.fill_with_bots)(self.table_id, self.user, level):
             await self.changed(lobby=True)
 
@@ -434,10 +436,7 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_select(self, message: dict[str, Any]) -> None:
         """Pick (or, with an empty source, drop) the first step of a two-step play."""
-        source = message.get("source", "")
-        if not isinstance(source, str) or len(source) > 40:
-            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": "source"})
-        self.selected = source
+        self.selected = str_field(message, "source", longest=40)
         await self.send_frame(force=True)
 
     async def op_chat(self, message: dict[str, Any]) -> None:
