@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.db import connections
 
 from games import play, tables
-from games.live import autoplay, presence, snapshots
+from games.live import autoplay, presence, regions, snapshots
 
 
 @pytest.fixture(autouse=True)
@@ -59,8 +59,10 @@ def fresh_snapshots():
     """Table ids repeat between tests (each test's rows are rolled back): forget the reads of
     tables that this process keeps between change events."""
     snapshots.forget()
+    regions.forget_recurring()
     yield
     snapshots.forget()
+    regions.forget_recurring()
 
 
 @pytest_asyncio.fixture

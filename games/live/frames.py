@@ -101,9 +101,13 @@ def table_context(
     """
     if snapshot is None:
         snapshot = load_snapshot(table.pk)
-    context = _common_context(snapshot)
+    language = get_language()
+    common = snapshot.common.get(language)
+    if common is None:  # built once per read and language, for every connection sharing it
+        common = snapshot.common[language] = _common_context(snapshot)
+    context = dict(common)
     # The regions rendered from this read, which the other connections sharing it may reuse.
-    context[RENDERS] = snapshot.renders.setdefault(get_language(), {})
+    context[RENDERS] = snapshot.renders.setdefault(language, {})
     table, match = snapshot.table, snapshot.match
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
     me = next((seat.index for seat in snapshot.seats if seat.user_id == user_id), None)
@@ -167,6 +171,7 @@ STATUS = Region(
         "match.pk",  # the pk alone: the HTML is kept by this key, and a key should not hold rows
         "i_voted_rematch",
     ),
+    recurring=True,
 )
 SEATS = Region(
     "games/partials/seats.html",
@@ -182,7 +187,7 @@ SEATS = Region(
 )
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
 CHAT_NOTE = Region("games/partials/chat_note.html", uses=("chat_warning",))
-FLASH = Region("games/partials/flash.html", uses=("flash",))
+FLASH = Region("games/partials/flash.html", uses=("flash",), recurring=True)
 #: Key under which a connection's ``shown`` remembers which match its board shows.
 BOARD_MATCH = "board:match"
 

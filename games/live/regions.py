@@ -18,9 +18,12 @@ they render from one read of the table, and a region whose key is the same for s
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.template.loader import render_to_string
+from django.utils.translation import get_language
 
 from ..presenters import ALWAYS, Region, lookup
 
@@ -59,6 +62,8 @@ def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
     renders = context.get(RENDERS)
     if key is ALWAYS or renders is None:
         return render(region, context)
+    if region.recurring:
+        return render_recurring(region, context, key)
     made = renders.setdefault(region.id, [])
     for seen, html in made:
         if seen == key:
@@ -66,6 +71,36 @@ def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
     html = render(region, context)
     made.append((key, html))
     return html
+
+
+#: Renders of recurring regions by (region, language, key), most recently used last: the same
+#: few HTML snippets serve every table of the process (``manage.py loadtest``).
+_recurring: OrderedDict[tuple[str, str | None, Any], str] = OrderedDict()
+_recurring_lock = threading.Lock()
+RECURRING_RENDERS = 8192
+
+
+def render_recurring(region: Region, context: dict[str, Any], key: Any) -> str:
+    """``region`` rendered in ``context``, whose inputs are the hashable ``key``, kept for the
+    process (bounded) for every later render of an equal key in the active language."""
+    cache_key = (region.id, get_language(), key)
+    with _recurring_lock:
+        html = _recurring.get(cache_key)
+        if html is not None:
+            _recurring.move_to_end(cache_key)
+            return html
+    html = render(region, context)
+    with _recurring_lock:
+        _recurring[cache_key] = html
+        while len(_recurring) > RECURRING_RENDERS:
+            _recurring.popitem(last=False)
+    return html
+
+
+def forget_recurring() -> None:
+    """Drop the kept renders of recurring regions (tests: ids repeat between them)."""
+    with _recurring_lock:
+        _recurring.clear()
 
 
 def render_changed(

@@ -47,6 +47,10 @@ class TableSnapshot:
     renders: dict[str | None, dict] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    #: What the frames of this read show every viewer alike, by language (``frames``).
+    common: dict[str | None, dict] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def last_move(self) -> dict[str, Any]:

@@ -23,6 +23,9 @@ class Region:
     #: The context values the template reads: names, dotted for an item of a dict or an
     #: attribute ("view.phase", "table.status"). Empty: render it for every frame.
     uses: tuple[str, ...] = ()
+    #: The inputs are a few plain (hashable) values that recur from move to move and table to
+    #: table ("Your turn", version 12, no notice): its renders may be kept for the process.
+    recurring: bool = False
     #: Names the template reads that stand for a value of the context: ``(("p", "by_seat.3"),)``
     #: renders a template written for one player as the player in seat 3.
     given: tuple[tuple[str, str], ...] = ()

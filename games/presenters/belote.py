@@ -27,7 +27,7 @@ REGIONS = (
         ),
     ),
     Region("games/belote/felt.html", uses=("players", "trick", "resting")),
-    Region("games/partials/play_version.html", uses=("version",)),
+    Region("games/partials/play_version.html", uses=("version",), recurring=True),
     Region("games/belote/my_area.html", uses=("viewer", "view.phase", "calls", "hand")),
     Region(
         "games/belote/board_history.html",

@@ -12,7 +12,7 @@ from . import Region
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
 REGIONS = (
-    Region("games/partials/play_version.html", uses=("version",)),
+    Region("games/partials/play_version.html", uses=("version",), recurring=True),
     Region("games/grabush/board_top.html", uses=("dealer_name", "view.supply", "view.completed")),
     Region("games/grabush/stocks.html", uses=("stocks", "us_label", "them_label")),
     Region("games/grabush/centre.html", uses=("centre", "new_pile_target")),
