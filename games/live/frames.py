@@ -136,7 +136,13 @@ def table_context(
         view = game.engine.view(snapshot.state, viewer)
         context["view"] = view
         context["viewer"] = viewer
-        board = game.presenter.board_context(view, context["seats"], viewer, selected)
+        presenter = game.presenter
+        # What the viewer's side is shown alike, built once per read, language and side.
+        key = ("side", language, presenter.side_of(viewer))
+        side = snapshot.common.get(key)
+        if side is None:
+            side = snapshot.common[key] = presenter.side_context(view, context["seats"], viewer)
+        board = presenter.board_context(view, context["seats"], viewer, selected, side)
         context.update(board)
     return context
 

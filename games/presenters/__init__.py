@@ -80,12 +80,26 @@ class Presenter(Protocol):
         """Return an action in words ("plays the Jack of hearts")."""
         ...
 
+    def side_of(self, viewer: int | None) -> Any:
+        """Return which viewers are shown :meth:`side_context` alike (their side; None for
+        spectators)."""
+        ...
+
+    def side_context(
+        self, view: Any, seats: list[dict[str, Any]], viewer: int | None
+    ) -> dict[str, Any]:
+        """Return the part of the board's context that every viewer of the same state and
+        side is shown alike (built from what their views share: no hidden card)."""
+        ...
+
     def board_context(
         self,
         view: Any,
         seats: list[dict[str, Any]],
         viewer: int | None,
         selected: str = "",
+        side: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """Return the board template's context for ``viewer``'s ``view``."""
+        """Return the board template's context for ``viewer``'s ``view``; ``side`` is its
+        :meth:`side_context`, when the caller has it already."""
         ...

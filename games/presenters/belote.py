@@ -131,21 +131,34 @@ def _team_labels() -> dict[str, Any]:
     return {"we": _("We"), "they": _("They"), "seats": (_("Seats 1 & 3"), _("Seats 2 & 4"))}
 
 
+def side_of(me: int | None) -> int | None:
+    """Partners see the felt and the score sheet alike; spectators read it from seats 1 & 3."""
+    return None if me is None else me % 2
+
+
+def side_context(
+    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None
+) -> dict[str, Any]:
+    """The felt, the calls and the score sheet, as the viewer's team (or a spectator) sees them."""
+    public = _public_context(view, seats)
+    us = (me if me is not None else 0) % 2
+    return {**public, **_team_context(view, us, me is None, public["names"])}
+
+
 def board_context(
     view: dict[str, Any],
     seats: list[dict[str, Any]],
     me: int | None,
     selected: str = "",
+    side: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Context for ``games/belote/board.html``."""
-    public = _public_context(view, seats)
-    us = (me if me is not None else 0) % 2
-    team = _team_context(view, us, me is None, public["names"])
+    if side is None:
+        side = side_context(view, seats, me)
     legal = view["legal"]
     playable = set(legal) if view["phase"] == "play" else set()
     return {
-        **public,
-        **team,
+        **side,
         "calls": [action for action in legal if view["phase"] == "auction"],
         "hand": [{"card": card, "playable": card in playable} for card in view["hand"]],
         "my_turn": me is not None and view["to_act"] == me,

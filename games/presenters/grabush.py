@@ -120,11 +120,23 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     return ""
 
 
+def side_of(me: int | None) -> None:
+    """The board is seen from each viewer's own seat: nothing is shown alike."""
+    return None
+
+
+def side_context(
+    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None
+) -> dict[str, Any]:
+    return {}
+
+
 def board_context(
     view: dict[str, Any],
     seats: list[dict[str, Any]],
     me: int | None,
     selected: str = "",
+    side: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Context for ``games/grabush/board.html``; ``selected`` is the source this connection
     picked (the first step of a play), if it is still playable."""

@@ -31,7 +31,15 @@ class Presenter:
         return f"plays {action}"
 
     @staticmethod
-    def board_context(view, seats, viewer, selected="") -> dict[str, Any]:
+    def side_of(viewer) -> None:
+        return None
+
+    @staticmethod
+    def side_context(view, seats, viewer) -> dict[str, Any]:
+        return {}
+
+    @staticmethod
+    def board_context(view, seats, viewer, selected="", side=None) -> dict[str, Any]:
         names = {seat["index"]: seat["name"] for seat in seats}
         return {
             "my_turn": viewer is not None and view["to_act"] == viewer,
