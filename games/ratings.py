@@ -95,6 +95,7 @@ def seats_played(match: Match) -> set[int]:
 def _rate(match: Match, players: list[MatchPlayer]) -> None:
     """Update the ratings of ``players`` (humans) from the result of ``match``, for the seats
     their humans really played."""
+    everyone = {player.seat: player.user_id for player in players}
     played = seats_played(match)
     players = [player for player in players if player.seat in played]
     if not players:
@@ -119,7 +120,6 @@ def _rate(match: Match, players: list[MatchPlayer]) -> None:
         .order_by("user_id")
     }
     sides = get_game(match.game).teams(match.options)
-    everyone = {player.seat: player.user_id for player in match.players.all()}
     # Seats that do not change still rate with their current ratings.
     current = {
         rating.user_id: rating

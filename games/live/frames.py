@@ -138,10 +138,10 @@ def table_context(
         context["viewer"] = viewer
         presenter = game.presenter
         # What the viewer's side is shown alike, built once per read, language and side.
-        key = ("side", language, presenter.side_of(viewer))
-        side = snapshot.common.get(key)
+        key = (language, presenter.side_of(viewer))
+        side = snapshot.sides.get(key)
         if side is None:
-            side = snapshot.common[key] = presenter.side_context(view, context["seats"], viewer)
+            side = snapshot.sides[key] = presenter.side_context(view, context["seats"], viewer)
         board = presenter.board_context(view, context["seats"], viewer, selected, side)
         context.update(board)
     return context

@@ -51,6 +51,10 @@ class TableSnapshot:
     common: dict[str | None, dict] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    #: What the presenter shows each side alike, by (language, side) (``frames``).
+    sides: dict[tuple[str | None, Any], dict] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def last_move(self) -> dict[str, Any]:
