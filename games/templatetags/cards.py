@@ -63,6 +63,17 @@ def card_name(code: str) -> str:
 
 
 @register.filter
+@per_language
+def card_label(code: str) -> str:
+    """What a card shows, then its name: ``"QC"`` → "Q♣ Queen of clubs".
+
+    A card button's accessible name starts with it, so that a player who speaks a button's
+    visible label to a voice control reaches it (WCAG 2.5.3).
+    """
+    return f"{rank_text(code)}{suit_symbol(code)} {card_name(code)}"
+
+
+@register.filter
 def rank_text(code: str) -> str:
     """The rank as printed on the card: ``"TH"`` → "10"."""
     return RANK_TEXT.get(code[0], code[0])
@@ -109,15 +120,13 @@ def hand_group(hand: list[dict]) -> SafeString:
 
 @per_language
 def _hand_card(code: str, playable: bool) -> SafeString:
-    # The accessible name starts with what the card shows ("Q♣ Queen of clubs"), so that a
-    # player who speaks a button's visible label to a voice control reaches it.
     face = format_html(
         '<span class="rank" aria-hidden="true">{}</span>'
         '<span class="suit" aria-hidden="true">{}</span>',
         rank_text(code),
         suit_symbol(code),
     )
-    label = f"{rank_text(code)}{suit_symbol(code)} {card_name(code)}"
+    label = card_label(code)
     if not playable:
         return format_html(
             '<button type="button" class="playing-card {}" disabled aria-label="{}">{}</button>',

@@ -27,3 +27,14 @@ def join_and_sit(pages: list[Page], invite: str, names: list[str]) -> None:
         if index:
             page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
         expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")
+
+
+def skip_to_hand(page: Page) -> None:
+    """Reload (the focus starts at the top) and follow the table's skip link to the hand by
+    keyboard: the site's skip link first, then the table's."""
+    page.reload()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(page.locator(":focus")).to_have_text("Skip to your hand")
+    page.keyboard.press("Enter")

@@ -50,22 +50,26 @@ def test_two_players_take_turns_by_clicking(live_server_url, new_page):
     vera, yana = pages
     expect(vera.locator(".your-turn")).to_have_text("Your turn")
     # Stock Ace to a new centre pile: pick the source, then the lit target.
-    vera.get_by_role("button", name="Pick your stock card, Ace of spades").click()
+    vera.get_by_role("button", name="A♠ Ace of spades, your stock card").click()
     vera.get_by_role("button", name="Start a new pile").click()
     expect(vera.locator(".stock.ours")).to_contain_text("1 card left")  # 7♥ turned up
     expect(yana.locator(".centre")).to_contain_text("A→A")
     # A hand card on that pile.
-    vera.get_by_role("button", name="Pick Two of spades").click()
-    vera.get_by_role("button", name="Play on pile 1, which shows Ace of spades").click()
+    vera.get_by_role("button", name="2♠ Two of spades", exact=True).click()
+    vera.get_by_role("button", name="A♠ Ace of spades, top of pile 1: play on it").click()
     expect(yana.locator(".centre")).to_contain_text("A→2")
     # The table card ends the turn.
-    vera.get_by_role("button", name="Pick Nine of diamonds").click()
-    vera.get_by_role("button", name="Place it on your table pile 1 and end the turn").click()
+    vera.get_by_role("button", name="9♦ Nine of diamonds", exact=True).click()
+    vera.get_by_role(
+        "button", name="+ Your table pile 1, empty: place it here and end the turn"
+    ).click()
     expect(yana.locator(".your-turn")).to_have_text("Your turn")
     expect(vera.locator("#table-status")).to_contain_text("Waiting for yana")
     # Yana cannot use Vera's table pile; she ends her turn with a table card of her own.
-    yana.get_by_role("button", name="Pick Five of clubs").click()
-    yana.get_by_role("button", name="Place it on your table pile 1 and end the turn").click()
+    yana.get_by_role("button", name="5♣ Five of clubs", exact=True).click()
+    yana.get_by_role(
+        "button", name="+ Your table pile 1, empty: place it here and end the turn"
+    ).click()
     expect(vera.locator(".your-turn")).to_have_text("Your turn")
     expect(vera.locator(".gplayer").nth(1)).to_contain_text("4 cards in hand")
 

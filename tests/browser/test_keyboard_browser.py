@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from games.models import Match, Move
 
-from .steps import sign_up
+from .steps import sign_up, skip_to_hand
 
 ON_A_PLAY = "document.activeElement.matches('#my-area .playable, #my-area .call-button')"
 
@@ -22,12 +22,7 @@ def test_a_belote_player_bids_and_plays_by_keyboard_alone(live_server_url, new_p
     expect(page.locator(".your-turn")).to_have_text("Your turn")
     # The start button is gone: the focus went on to the first call.
     page.wait_for_function(ON_A_PLAY)
-    page.reload()  # a fresh page: the focus starts at the top
-    expect(page.locator("#connection")).to_have_text("Connected")
-    page.keyboard.press("Tab")  # the site's skip link
-    page.keyboard.press("Tab")  # the table's: to your hand
-    expect(page.locator(":focus")).to_have_text("Skip to your hand")
-    page.keyboard.press("Enter")
+    skip_to_hand(page)
     page.keyboard.press("Tab")
     assert page.evaluate(ON_A_PLAY)
     for _ in range(8):  # bids and cards, each answered by the computers
