@@ -14,6 +14,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
+from django.db.models import Q
 from django.utils import timezone
 
 from .models import Table
@@ -58,6 +59,22 @@ def open_tables(user: AbstractBaseUser) -> int:
         status__in=[Table.Status.OPEN, Table.Status.PLAYING],
         updated_at__gte=since,
     ).count()
+
+
+def tables_in_play(user: AbstractBaseUser) -> int:
+    """Tables waiting or playing (changed within a day) that the user opened or sits at: what
+    "Play now" counts against ``MAX_OPEN_TABLES_PER_ACCOUNT``, since it also seats people at
+    tables others opened."""
+    since = timezone.now() - timedelta(days=1)
+    return (
+        Table.objects.filter(
+            Q(owner=user) | Q(seats__user=user),
+            status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+            updated_at__gte=since,
+        )
+        .distinct()
+        .count()
+    )
 
 
 def signup_key(address: str | None) -> str:

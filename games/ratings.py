@@ -58,12 +58,14 @@ def outcome_for(result: dict[str, Any] | None, seat: int) -> str:
 
 
 def is_rated(players: list[MatchPlayer]) -> bool:
-    """Whether a match between these seats counts for ratings: humans only, all different."""
+    """Whether a match between these seats counts for ratings: humans only, all different,
+    none of whom took a computer player's seat during the match."""
     users = [player.user_id for player in players]
     return (
         bool(players)
         and all(user is not None for user in users)
         and not any(player.bot_level for player in players)
+        and all(player.joined_version is None for player in players)
         and len(set(users)) == len(users)
     )
 

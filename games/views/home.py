@@ -3,14 +3,14 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ..lobby import lobby_context
+from ..lobby import lobby_context, quick_games
 from .tables import new_table_forms
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """Welcome page; logged-in players see the lobby with the new-table form."""
     if not request.user.is_authenticated:
-        return render(request, "games/home.html")
+        return render(request, "games/home.html", {"quick_games": quick_games()})
     context = lobby_context(request.user)
     context.update(new_table_forms())
     return render(request, "games/lobby.html", context)

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from .. import live
 from ..catalog import all_games, get_game
 from ..forms import TableForm
-from ..lobby import lobby_context
+from ..lobby import lobby_context, quick_games
 from ..models import Table
-from ..tables import TableError, create_table
+from ..tables import TableError, claim_computer_seat, create_table, play_now
 from . import game_or_404
 
 
@@ -61,6 +63,50 @@ def new_table(request: HttpRequest) -> HttpResponse:
     if not table.is_private:
         live.announce(lobby=True)
     return redirect(table)
+
+
+@login_required
+@require_POST
+def play_now_view(request: HttpRequest) -> HttpResponse:
+    """ "Play now": sit down at a quick table of the chosen game (see :func:`tables.play_now`)."""
+    game = game_or_404(request.POST.get("game", "")).name
+    try:
+        seated = play_now(request.user, game)
+    except TableError as error:
+        messages.error(request, str(error))
+        return redirect("home")
+    if seated.how != "back":
+        live.announce(seated.table.pk, lobby=True)
+    return redirect(seated.table)
+
+
+@login_required
+@require_GET
+def play_now_page(request: HttpRequest, game: str) -> HttpResponse:
+    """One game's "Play now" button on a page of its own: where a visitor who pressed it goes
+    once they have signed up or logged in."""
+    name = game_or_404(game).name
+    chosen = next(choice for choice in quick_games() if choice["name"] == name)
+    return render(request, "games/play_now.html", {"game": chosen})
+
+
+@login_required
+@require_POST
+def join_quick_table(request: HttpRequest, code: str) -> HttpResponse:
+    """Take a computer player's seat at this quick table from the next deal (the lobby's
+    "Join", an htmx request)."""
+    table = get_object_or_404(Table, code=code)
+    try:
+        claim_computer_seat(table.pk, request.user)
+    except TableError as error:
+        messages.error(request, str(error))
+        target = resolve_url("home")
+    else:
+        live.announce(table.pk, lobby=True)
+        target = table.get_absolute_url()
+    if request.htmx:
+        return HttpResponseClientRedirect(target)
+    return redirect(target)
 
 
 @login_required

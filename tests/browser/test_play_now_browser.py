@@ -1,0 +1,72 @@
+"""The "Play now" button in Chromium: one click on the home page, and a real game runs."""
+
+from __future__ import annotations
+
+from django.db import connections
+from playwright.sync_api import expect
+
+from games import tables
+from games.models import Match, MatchPlayer, Seat, Table
+from tests.factories import make_players
+
+from .steps import sign_up
+from .test_accessibility import check, logged_in
+
+
+def test_play_now_on_the_home_page_lands_on_a_running_game_with_my_cards(live_server_url, new_page):
+    page = new_page()
+    sign_up(page, live_server_url, "quick")
+    page.goto(live_server_url + "/")
+    page.get_by_role("button", name="Play Belote now").click()
+    expect(page).to_have_url(f"{live_server_url}{Table.objects.get().get_absolute_url()}")
+    expect(page.locator("#connection")).to_have_text("Connected")
+    expect(page.locator("#seats")).to_contain_text("quick (you)")
+    expect(page.locator("#seats .seat-name", has_text="computer, normal")).to_have_count(3)
+    # My own cards, face up and named, and the match under way: no "Start" to press.
+    expect(page.locator("#my-area .hand .playing-card")).to_have_count(5)
+    expect(page.get_by_role("button", name="Start the match")).to_have_count(0)
+    match = Match.objects.get()
+    assert match.status == Match.Status.RUNNING and match.table.quick
+    # The computers bid until it is my turn; then I bid too, and the game goes on.
+    expect(page.locator(".your-turn")).to_have_text("Your turn")
+    version = Match.objects.get().version
+    page.locator(".auction-panel button").first.click()
+    expect(page.locator("#play-version input")).not_to_have_attribute("value", str(version))
+    assert Match.objects.get().moves.exclude(user=None).count() == 1
+
+
+def test_a_visitors_play_now_goes_through_sign_up_to_the_game(live_server_url, new_page):
+    page = new_page()
+    page.goto(live_server_url + "/")
+    page.get_by_role("link", name="Play Grabush now").click()
+    expect(page).to_have_url(f"{live_server_url}/signup/?next=/play/grabush/")
+    page.get_by_label("Username").fill("visitor")
+    page.get_by_label("Password", exact=True).fill("a-Long-secret-42")
+    page.get_by_label("Password confirmation").fill("a-Long-secret-42")
+    page.get_by_role("button", name="Sign up").click()
+    expect(page).to_have_url(f"{live_server_url}/play/grabush/")
+    page.get_by_role("button", name="Play Grabush now").click()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    expect(page.locator("#seats")).to_contain_text("visitor (you)")
+    expect(page.get_by_role("group", name="Your hand")).to_be_visible()
+    assert Table.objects.get().quick
+
+
+def test_join_from_the_lobby_holds_a_computers_seat_until_the_next_deal(live_server_url, new_page):
+    host, guest = make_players(2)
+    table = tables.play_now(host, "belote").table
+    connections.close_all()
+    page = logged_in(new_page, guest, live_server_url)
+    check(page, live_server_url + "/", "#lobby-tables .table-item")  # the lobby, joinable
+    row = page.locator("#lobby-tables .table-item", has_text="opened by player0")
+    expect(row).to_contain_text("You take a computer player's seat at the next deal.")
+    row.get_by_role("button", name="Join").click()  # an htmx POST with the CSRF header
+    expect(page).to_have_url(live_server_url + table.get_absolute_url())
+    expect(page.locator("#table-status")).to_contain_text("You take seat 2 at the next deal.")
+    expect(page.locator("#seats")).to_contain_text("player1 takes seat 2 at the next deal.")
+    assert Seat.objects.get(table=table, index=1).user == guest
+    assert MatchPlayer.objects.get(match__table=table, seat=1).user is None
+    check(page, live_server_url + table.get_absolute_url(), "#table-status .claim-note")
+    page.get_by_role("button", name="Give the seat back").click()
+    expect(page.locator("#table-status")).not_to_contain_text("You take seat 2")
+    assert Seat.objects.get(table=table, index=1).bot_level == "normal"

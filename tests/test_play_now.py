@@ -1,0 +1,395 @@
+"""One click on "Play now" seats a player at a quick table with computer players and starts it;
+a later "Play now" takes a computer's seat at a running quick table from its next deal."""
+
+from __future__ import annotations
+
+import html
+import random
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils import timezone
+
+from games import play, ratings, tables
+from games.catalog import get_game
+from games.computers import DEFAULT_BOT_LEVEL
+from games.engines import belote
+from games.live import presence, snapshots
+from games.live.autoplay import pending_in
+from games.live.frames import render_frame, table_context
+from games.lobby import render_lobby_frame
+from games.models import Match, MatchPlayer, RatingChange, Seat, Server, Table
+from tests.factories import OPTIONS, make_players, match_of
+from tests.pages import by_id
+
+pytestmark = pytest.mark.django_db
+
+
+def seats_of(table: Table) -> list[tuple[int | None, str]]:
+    return list(Seat.objects.filter(table=table).order_by("index").values_list("user", "bot_level"))
+
+
+def players_of(match: Match) -> list[tuple[int | None, str]]:
+    return list(match.players.order_by("seat").values_list("user", "bot_level"))
+
+
+def at_the_table(table: Table, *users) -> None:
+    """Give each of ``users`` an open page of ``table`` (a presence of a live server)."""
+    Server.objects.update_or_create(
+        name=presence.server_name(), defaults={"seen_at": timezone.now()}
+    )
+    for user in users:
+        presence.join(table.code, user, f"channel-{table.pk}-{user.pk}")
+
+
+def move(table: Table, match: Match) -> Match:
+    """Make the next move of the running match as whoever plays its seat: its human, or its
+    computer player (both through ``apply_action``); a finished deal's pause is ended first by
+    every human asking for the next deal."""
+    if play.pause_active(match):
+        for player in match.players.exclude(user=None).select_related("user"):
+            if play.pause_active(match_of(table)):
+                play.ready_for_next_deal(table.pk, player.user)
+        match = match_of(table)
+    engine = get_game(match.game).engine
+    state = engine.loads(match.state)
+    seat = state.to_act
+    player = match.players.select_related("user").get(seat=seat)
+    action = random.Random(match.version).choice(engine.legal_actions(state, seat))
+    if player.user is not None:
+        return play.apply_action(table.pk, player.user, action, match.version)
+    return play.apply_action(table.pk, None, action, match.version, seat=seat)
+
+
+def play_to_end(table: Table) -> Match:
+    match = match_of(table)
+    while match.status == Match.Status.RUNNING:
+        match = move(table, match)
+    return match
+
+
+@pytest.mark.parametrize("game", ["belote", "grabush"])
+def test_one_click_opens_a_quick_table_with_computers_and_starts_it(client, game):
+    (alice,) = make_players(1)
+    client.force_login(alice)
+    response = client.post(reverse("play_now"), {"game": game})
+    table = Table.objects.get()
+    assert response.status_code == 302 and response.url == table.get_absolute_url()
+    assert table.quick and not table.is_private and table.owner == alice
+    assert table.status == Table.Status.PLAYING
+    assert table.turn_seconds == tables.QUICK_TURN_SECONDS
+    assert table.options == tables.default_options(game)
+    count = get_game(game).seat_count(table.options)
+    assert seats_of(table) == [(alice.pk, "")] + [(None, DEFAULT_BOT_LEVEL)] * (count - 1)
+    match = match_of(table)
+    assert match.status == Match.Status.RUNNING and match.number == 1
+    assert players_of(match) == seats_of(table)
+    # The table page is a real game for her: her own seat's view, her cards.
+    page = client.get(table.get_absolute_url())
+    assert page.context["viewer"] == 0 and page.context["seated"]
+    assert "hand" in page.context["view"] and page.context["view"]["hand"]
+
+
+def test_options_are_the_options_forms_initial_values():
+    assert tables.default_options("belote") == {
+        **OPTIONS,
+        **{
+            name: field.initial
+            for name, field in get_game("belote").options_form.base_fields.items()
+            if name not in OPTIONS
+        },
+    }
+    assert tables.default_options("grabush") == {
+        "players": 2,
+        "stock_size": 20,
+        "table_talk_penalty": True,
+    }
+
+
+def test_a_later_player_holds_a_computers_seat_and_takes_it_over_at_the_next_deal():
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "belote").table
+    joined = tables.play_now(bob, "belote")
+    assert joined == (table, "claimed")
+    table.refresh_from_db()
+    assert seats_of(table)[1] == (bob.pk, "")  # the table's seat is his at once…
+    assert 1 in table.rematch_votes  # …and so is the next match, should this one end first
+    match = match_of(table)
+    deals = len(belote.deal_results(belote.loads(match.state)))
+    while True:  # …but the computer plays the seat for the rest of the deal
+        assert players_of(match)[1] == (None, DEFAULT_BOT_LEVEL)
+        before = match.version
+        match = move(table, match)
+        if len(belote.deal_results(belote.loads(match.state))) > deals:
+            break
+    # Exactly at the move that started the next deal, the seat is his in the match too.
+    player = MatchPlayer.objects.get(match=match, seat=1)
+    assert (player.user_id, player.bot_level) == (bob.pk, "")
+    assert player.joined_version == before + 1 == match.version
+    assert player.away_since is not None  # no page of the table open: away, covered in time
+    assert match.status == Match.Status.RUNNING
+    # The other seats are untouched.
+    assert players_of(match)[0] == (alice.pk, "")
+    assert players_of(match)[2:] == [(None, DEFAULT_BOT_LEVEL)] * 2
+
+
+def test_a_player_at_the_table_takes_over_with_no_away_mark_and_plays_his_own_cards():
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "belote").table
+    tables.play_now(bob, "belote")
+    at_the_table(table, alice, bob)
+    snapshot = snapshots.load_snapshot(table.pk)
+    context = table_context(table, bob, snapshot=snapshot)
+    # Until the next deal he watches, and is told when he plays.
+    assert context["my_claim_note"] == "You take seat 2 at the next deal."
+    assert context["viewer"] is None and not context["seated"]
+    assert context["seats"][1]["name"] == "Ivan · computer, normal"
+    assert context["seats"][1]["claim_note"] == "player1 takes seat 2 at the next deal."
+    frame = render_frame(table, bob, snapshot=snapshot)
+    assert "You take seat 2 at the next deal." in by_id(frame)["table-status"]
+    assert "player1 takes seat 2 at the next deal." in by_id(frame)["seats"]
+    assert "(you)" not in by_id(frame)["seats"]
+    match = match_of(table)
+    deals = len(belote.deal_results(belote.loads(match.state)))
+    while len(belote.deal_results(belote.loads(match.state))) == deals:
+        match = move(table, match)
+    player = MatchPlayer.objects.get(match=match, seat=1)
+    assert player.user_id == bob.pk and player.away_since is None and not player.covered
+    context = table_context(table, bob)
+    assert context["my_claim_note"] == "" and context["viewer"] == 1 and context["seated"]
+    assert context["seats"][1]["name"] == "player1"
+    # Once the deal's result has been seen, his turns wait for him: no computer move is owed.
+    for user in (alice, bob):
+        play.ready_for_next_deal(table.pk, user)
+    match = match_of(table)
+    state = belote.loads(match.state)
+    while state.to_act != 1:
+        match = move(table, match)
+        state = belote.loads(match.state)
+    pending = pending_in(snapshots.load_snapshot(table.pk))
+    assert pending.seat == 1  # only his turn timer's move, half a minute after his turn began
+    assert (pending.due - match.turn_started_at).total_seconds() == tables.QUICK_TURN_SECONDS
+    action = belote.legal_actions(state, 1)[0]
+    match = play.apply_action(table.pk, bob, action, match.version)
+    assert match.last_seat == 1
+
+
+def test_the_deal_that_hands_a_seat_over_is_read_again_not_carried_forward(
+    django_capture_on_commit_callbacks,
+):
+    """A move made on a held read, in the process that made it, normally needs no new read;
+    the move that hands a seat over changes the players, so its event reads them."""
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "belote").table
+    tables.play_now(bob, "belote")
+    match = match_of(table)
+    deals = len(belote.deal_results(belote.loads(match.state)))
+    while True:
+        state = belote.loads(match.state)
+        seat = state.to_act
+        action = belote.legal_actions(state, seat)[-1]
+        snapshots.event_snapshot(table.pk, "")  # this process holds the table
+        user = alice if seat == 0 else None
+        with django_capture_on_commit_callbacks(execute=True):
+            match = snapshots.apply_action(
+                table.pk, user, action, match.version, seat=None if user else seat
+            )
+        held = snapshots.event_snapshot(
+            table.pk, f"move {match.version}", at=(match.pk, match.version)
+        )
+        assert held.match.version == match.version
+        if len(belote.deal_results(belote.loads(match.state))) > deals:
+            break
+        assert held.table is not None and {p.seat: p.user_id for p in held.players}[1] is None
+    assert {p.seat: p.user_id for p in held.players}[1] == bob.pk
+
+
+def test_play_now_takes_a_seated_player_back_to_their_table(client):
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "belote").table
+    assert tables.play_now(alice, "belote") == (table, "back")
+    assert tables.play_now(bob, "belote") == (table, "claimed")
+    assert tables.play_now(bob, "belote") == (table, "back")  # waiting for his deal
+    client.force_login(bob)
+    response = client.post(reverse("play_now"), {"game": "belote"})
+    assert response.url == table.get_absolute_url()
+    assert Table.objects.count() == 1
+    assert seats_of(table)[1:] == [(bob.pk, ""), (None, DEFAULT_BOT_LEVEL), (None, "normal")]
+    # Another game is another quick table.
+    other = tables.play_now(alice, "grabush")
+    assert other.how == "created" and other.table != table
+
+
+def test_full_private_and_finished_tables_are_not_joined():
+    users = make_players(6)
+    table = tables.play_now(users[0], "belote").table
+    for user in users[1:4]:
+        assert tables.play_now(user, "belote") == (table, "claimed")
+    assert seats_of(table) == [(user.pk, "") for user in users[:4]]
+    fifth = tables.play_now(users[4], "belote")  # no computer left there: a table of his own
+    assert fifth.how == "created" and fifth.table != table
+    # A table opened from the lobby is never joined by "Play now", even with computers in it.
+    own = tables.create_table(
+        users[5], "grabush", tables.default_options("grabush"), is_private=False
+    )
+    tables.fill_with_bots(own.pk, users[5], "easy")
+    play.start_match(own.pk, users[5])
+    with pytest.raises(tables.TableError):
+        tables.claim_computer_seat(own.pk, users[0])
+    grabush = tables.play_now(users[0], "grabush")
+    assert grabush.how == "created" and grabush.table != own
+
+
+def test_play_now_respects_the_open_tables_limit(client, settings):
+    settings.MAX_OPEN_TABLES_PER_ACCOUNT = 1
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "belote").table
+    tables.create_table(bob, "belote", OPTIONS, is_private=True)  # bob is at his limit
+    with pytest.raises(tables.TableError, match="1 table waiting or playing"):
+        tables.play_now(bob, "belote")
+    with pytest.raises(tables.TableError, match="1 table waiting or playing"):
+        tables.claim_computer_seat(table.pk, bob)
+    assert seats_of(table)[1] == (None, DEFAULT_BOT_LEVEL) and Table.objects.count() == 2
+    client.force_login(bob)
+    response = client.post(reverse("play_now"), {"game": "belote"}, follow=True)
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert "1 table waiting or playing" in response.content.decode()
+    # A seat held at someone else's quick table counts too.
+    assert tables.play_now(alice, "belote").how == "back"
+    carol = get_user_model().objects.create_user("carol", password="pw-123456789")
+    tables.play_now(carol, "belote")
+    with pytest.raises(tables.TableError, match="1 table waiting or playing"):
+        tables.play_now(carol, "grabush")
+
+
+def test_a_visitor_is_sent_to_sign_up_and_comes_back_to_play(client):
+    home = client.get("/").content.decode()
+    after = reverse("play_now_game", args=["belote"])
+    assert f'href="{reverse("signup")}?next=/play/belote/"' in home
+    assert "Play Belote now" in home and "Play Grabush now" in home
+    response = client.get(after)
+    assert response.status_code == 302 and response.url == f"{reverse('login')}?next={after}"
+    response = client.post(reverse("play_now"), {"game": "belote"})
+    assert response.status_code == 302 and response.url.startswith(reverse("login"))
+    assert not Table.objects.exists()
+    password = "a-Long-secret-42"
+    response = client.post(
+        f"{reverse('signup')}?next={after}",
+        {"username": "newbie", "password1": password, "password2": password, "next": after},
+    )
+    assert response.status_code == 302 and response.url == after
+    page = client.get(after).content.decode()
+    assert 'action="/play/"' in page and 'value="belote"' in page
+    response = client.post(reverse("play_now"), {"game": "belote"})
+    table = Table.objects.get()
+    assert response.url == table.get_absolute_url() and table.owner.username == "newbie"
+    assert client.post(reverse("play_now"), {"game": "chess"}).status_code == 404
+
+
+def test_the_lobby_offers_play_now_and_lists_quick_tables_with_computer_seats(client):
+    alice, bob, carol = make_players(3)
+    client.force_login(bob)
+    lobby = client.get("/").content.decode()
+    assert lobby.count('action="/play/"') == 2
+    assert 'name="csrfmiddlewaretoken"' in lobby
+    table = tables.play_now(alice, "belote").table
+    join = reverse("join_quick_table", args=[table.code])
+    frame = render_lobby_frame()
+    assert f'hx-post="{join}"' in frame
+    assert "You take a computer player's seat at the next deal." in html.unescape(frame)
+    response = client.post(join, headers={"HX-Request": "true"})
+    assert response.status_code == 200 and response["HX-Redirect"] == table.get_absolute_url()
+    assert seats_of(table)[1] == (bob.pk, "")
+    for name in ("dave", "erin"):
+        user = get_user_model().objects.create_user(name, password="pw-123456789")
+        tables.claim_computer_seat(table.pk, user)
+    frame = render_lobby_frame()
+    assert f'hx-post="{join}"' not in frame and table.get_absolute_url() in frame  # "Watch"
+    client.force_login(carol)
+    response = client.post(join, follow=True)
+    assert "Every seat at this table has a player now." in response.content.decode()
+
+
+def test_a_waiting_player_may_give_the_seat_back_but_nobody_leaves_a_seat_in_play():
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "belote").table
+    tables.play_now(bob, "belote")
+    with pytest.raises(tables.TableError, match="can't change"):
+        tables.leave_seat(table.pk, alice)
+    tables.leave_seat(table.pk, bob)
+    table.refresh_from_db()
+    assert seats_of(table)[1] == (None, DEFAULT_BOT_LEVEL)
+    assert 1 not in table.rematch_votes
+    assert players_of(match_of(table))[1] == (None, DEFAULT_BOT_LEVEL)
+    # After the match its creator cannot empty a seat either: the table stays full for the next.
+    play_to_end(table)
+    with pytest.raises(tables.TableError, match="keeps a computer player"):
+        tables.set_bot(table.pk, alice, 1, "")
+
+
+def test_a_quick_match_stays_unrated_even_when_people_took_every_computer_seat():
+    users = make_players(4)
+    table = tables.play_now(users[0], "belote").table
+    for user in users[1:]:
+        tables.play_now(user, "belote")
+    match = play_to_end(table)
+    players = list(match.players.all())
+    assert [p.user_id for p in players] == [u.pk for u in users]  # humans by the end…
+    assert not any(p.bot_level for p in players)
+    assert not ratings.is_rated(players)  # …but computers played their seats at first
+    assert not RatingChange.objects.filter(match=match).exists()
+    assert all(p.outcome for p in players)
+
+
+def test_grabush_hands_a_claimed_seat_over_with_the_next_match():
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "grabush").table
+    assert tables.play_now(bob, "grabush") == (table, "claimed")
+    at_the_table(table, alice, bob)
+    first = play_to_end(table)  # a game without deals: the computer plays it to its end
+    assert players_of(first)[1] == (None, DEFAULT_BOT_LEVEL)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED and table.rematch_votes == [1]
+    status = by_id(render_frame(table, bob))["table-status"]
+    assert "You lost." not in status and "You won!" not in status  # he did not play it
+    assert "Waiting for the other players" in status
+    vote = play.vote_rematch(table.pk, alice)  # bob pressed "Play now": he had asked already
+    assert vote.match is not None and vote.match.number == 2
+    assert players_of(vote.match) == [(alice.pk, ""), (bob.pk, "")]
+    assert MatchPlayer.objects.get(match=vote.match, seat=1).joined_version is None
+
+
+def test_a_quick_tables_next_match_waits_only_for_the_players_still_at_it():
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "grabush").table
+    tables.play_now(bob, "grabush")
+    at_the_table(table, alice, bob)
+    presence.leave(table.pk, bob.pk, f"channel-{table.pk}-{bob.pk}")  # bob closes the page
+    play_to_end(table)
+    # Bob had asked for the next match (he pressed "Play now"), but he has gone: his seat goes
+    # back to a computer player rather than hold the table.
+    vote = play.vote_rematch(table.pk, alice)
+    assert vote.match is not None
+    assert players_of(vote.match) == [(alice.pk, ""), (None, DEFAULT_BOT_LEVEL)]
+    assert seats_of(table) == [(alice.pk, ""), (None, DEFAULT_BOT_LEVEL)]
+
+
+@pytest.mark.parametrize("how", ["closes the page", "leaves the seat"])
+def test_a_finished_quick_table_starts_again_once_the_one_it_waits_for_leaves(how):
+    alice, bob = make_players(2)
+    table = tables.play_now(alice, "grabush").table
+    tables.play_now(bob, "grabush")
+    at_the_table(table, alice, bob)
+    play_to_end(table)
+    assert play.vote_rematch(table.pk, alice).match.number == 2
+    play_to_end(table)
+    vote = play.vote_rematch(table.pk, alice)
+    assert vote.changed and vote.match is None  # bob is still at the table: he is waited for
+    if how == "closes the page":
+        presence.leave(table.pk, bob.pk, f"channel-{table.pk}-{bob.pk}")
+    else:
+        tables.leave_seat(table.pk, bob)
+    match = match_of(table)
+    assert match.number == 3 and match.status == Match.Status.RUNNING
+    assert players_of(match) == [(alice.pk, ""), (None, DEFAULT_BOT_LEVEL)]
