@@ -240,10 +240,12 @@ SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR"
 REPORTS_PER_USER_PER_HOUR = int(os.environ.get("REPORTS_PER_USER_PER_HOUR", "20"))
 
 # Computer players: the pause before a bot's move (so people can follow), its thinking time,
-# and how long a disconnected player's turn waits before a bot covers for them.
+# how long a disconnected player's turn waits before a bot covers for them, and how many turns
+# in a row a player's timer may run out (a bot making each move) before a bot covers for them.
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 BOT_BUDGET = float(os.environ.get("BOT_BUDGET", "0.3"))
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
+TIMEOUTS_BEFORE_COVER = int(os.environ.get("TIMEOUTS_BEFORE_COVER", "3"))
 
 # The load benchmark (``manage.py loadtest``) turns this on in the server it starts: it routes
 # a bare group fan-out websocket (the benchmark's floor). Never needed in production.

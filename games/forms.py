@@ -27,7 +27,10 @@ class TableForm(forms.Form):
         initial=0,
         required=False,
         empty_value=0,
-        help_text=_("When it runs out, a computer player moves for you until you act again."),
+        help_text=_(
+            "When it runs out, a computer player makes that move for you; after a few in a row,"
+            " it plays on for you until you come back."
+        ),
     )
 
 

@@ -53,6 +53,8 @@ class Table(models.Model):
     is_private = models.BooleanField(_("private"), default=False)
     #: Seconds a player has for a move before a computer player moves for them (0: no timer).
     turn_seconds = models.PositiveSmallIntegerField(_("turn timer (seconds)"), default=0)
+    #: Opened by "Play now": computers fill it, and later "Play now" players take their seats.
+    quick = models.BooleanField(_("quick game"), default=False)
     code = models.CharField(_("invite code"), max_length=32, unique=True, default=new_invite_code)
     #: Grows with every change anyone can see (seats, status, moves): live views compare it.
     revision = models.PositiveIntegerField(default=0)
@@ -138,6 +140,10 @@ class Match(models.Model):
     last_action = models.CharField(_("last action"), max_length=64, blank=True)
     #: When the current turn began (the turn timer counts from here).
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    #: While a finished deal's result shows: when the next deal starts at the latest.
+    paused_until = models.DateTimeField(_("deal result shown until"), null=True, blank=True)
+    #: Seats whose humans asked for the next deal during the pause.
+    ready_seats = models.JSONField(default=list, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -179,6 +185,11 @@ class MatchPlayer(models.Model):
     covered = models.BooleanField(default=False)
     #: When this human's last connection to the table closed (None while connected).
     away_since = models.DateTimeField(null=True, blank=True)
+    #: Turns in a row this human's timer ran out (a computer moved once for each).
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    #: The match version at which this human took the seat over from a computer player ("Play
+    #: now" at a quick table); None when they sat there from the start.
+    joined_version = models.PositiveIntegerField(null=True, blank=True)
     #: How the match ended for this seat; set (with the ratings) when the match finishes.
     outcome = models.CharField(
         _("outcome"), max_length=4, choices=Outcome.choices, blank=True, default=""

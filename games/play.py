@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import copy
 import functools
+from datetime import datetime, timedelta
 from typing import Any, NamedTuple, Protocol
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
 from django.dispatch import Signal
@@ -23,11 +25,17 @@ from . import ratings
 from .catalog import get_game
 from .engines import IllegalAction
 from .models import Match, MatchPlayer, Move, Table
-from .tables import TableError, bump, lock_table
+from .tables import (
+    TableError,
+    bump,
+    hand_over_claimed_seats,
+    lock_table,
+    quick_rematch_seats,
+)
 
 #: Sent once a move of a match that goes on is committed, with ``table`` and ``match`` as the
-#: move wrote them, ``state`` (the new engine state) and ``covered`` (the mover's seat's new
-#: cover; None: unchanged).
+#: move wrote them, ``state`` (the new engine state) and ``seat_changes`` (the fields of the
+#: mover's ``MatchPlayer`` the move changed).
 move_committed = Signal()
 
 
@@ -132,7 +140,11 @@ def vote_rematch(table_id: int, user: AbstractBaseUser) -> RematchVote:
             raise TableError(_("Only the players can ask for a rematch."))
         votes = sorted(set(table.rematch_votes) | set(mine))
         humans = {seat.index for seat in seats if seat.user_id is not None}
-        if humans <= set(votes):
+        if table.quick:
+            # Strangers who left a quick table do not hold up its next match.
+            if quick_rematch_seats(table, seats, votes):
+                return RematchVote(True, _begin_match(table))
+        elif humans <= set(votes):
             return RematchVote(True, _begin_match(table))
         if set(votes) == set(table.rematch_votes):
             return RematchVote(False, None)
@@ -172,7 +184,7 @@ def _apply_chat_rule(table_id: int, user: AbstractBaseUser) -> bool:
             return False
         before = spec.engine.loads(match.state)
         state = spec.apply_logged(before, seat, entry)
-        _save(table, match, spec, state, seat, entry, user, before.to_act)
+        _save(table, match, spec, state, seat, entry, user, before)
         return True
 
 
@@ -184,14 +196,16 @@ def _save(
     seat: int,
     action: str,
     user: AbstractBaseUser | None,
-    previous_to_act: int | None,
+    before: Any,
+    pause_until: datetime | None = None,
 ) -> None:
-    """Store ``state`` as the match's next version and log the action.
+    """Store ``state`` (which ``action`` made from ``before``) as the match's next version and
+    log the action; ``pause_until``: the deal it finished shows until then.
 
     The match row is updated only if it is still at ``match.version`` and running (compare and
     set): of two moves made on one version, by two processes or two tabs, one applies and the
-    other raises :class:`StaleMove`. A move that ends the match must hold the table's lock
-    (``table`` read under it): the table's status and revision change too.
+    other raises :class:`StaleMove`. A move that ends the match or a deal must hold the table's
+    lock (``table`` read under it): the table's status and revision may change too.
     """
     version = match.version
     fields: dict[str, Any] = {
@@ -200,14 +214,21 @@ def _save(
         "last_seat": seat,
         "last_action": action,
     }
-    if state.to_act != previous_to_act:
+    if state.to_act != before.to_act:
         fields["turn_started_at"] = timezone.now()
+    if match.paused_until is not None:
+        fields["paused_until"] = None  # the pause had run out: this move starts the deal
+    if pause_until is not None:
+        # The next deal, and its first turn's timer, start once the result has been seen.
+        fields.update(paused_until=pause_until, ready_seats=[], turn_started_at=pause_until)
     if state.to_act is None:
         fields.update(
             status=Match.Status.FINISHED, result=spec.result(state), finished_at=timezone.now()
         )
     if not _compare_and_set(match, fields):
         raise StaleMove(_("The table moved on since your last view; here it is again."))
+    if state.to_act is not None and spec.deals_done(state) > spec.deals_done(before):
+        hand_over_claimed_seats(table, match, version + 1)  # "Play now" players sit in
     user_id = user.pk if user is not None and user.is_authenticated else None
     _log(match.pk, version + 1, seat, action, user_id)
     if state.to_act is None:
@@ -271,13 +292,15 @@ def apply_action(
     *,
     seat: int | None = None,
     cover: bool = False,
+    timed_out: bool = False,
     held: TableRead | None = None,
 ) -> Match:
     """Apply ``action`` for ``user`` (or for ``seat``, for a computer player) if it is legal.
 
     ``version`` is the match version the player saw; anything else is refused as stale, so of
     two moves sent for one state (double click, two tabs) exactly one applies. ``cover``: the
-    computer player moves for an absent human and covers the seat until they act again.
+    computer player moves for an absent human and covers the seat until they act again;
+    ``timed_out``: it makes the one move of a human whose turn timer ran out.
     ``held``: a read of the table the caller holds, used instead of reading when it is at
     ``version`` (a copy is written to; the read stays as it was).
     """
@@ -287,6 +310,8 @@ def apply_action(
             raise TableError(_("No match is being played at this table."))
         if version != match.version:
             raise StaleMove(_("The table moved on since your last view; here it is again."))
+        if pause_active(match):
+            raise TableError(_("The deal is over: the next one starts in a moment."))
         player = None
         if user is not None:
             player = next((p for p in players if p.user_id == user.pk), None)
@@ -298,23 +323,128 @@ def apply_action(
             state = spec.engine.apply(before, seat, action)
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
-        if state.to_act is None and unlocked:
-            table = lock_table(table_id)  # the match ends: the table changes too
-        _save(table, match, spec, state, seat, action, user, before.to_act)
-        covered = None  # the seat's cover after the move, when the move changes it
-        if player is not None and player.covered:
-            covered = False  # a player who acts takes their seat back from a covering computer
-        elif cover:
-            covered = True
-        if covered is not None:
-            MatchPlayer.objects.filter(match_id=match.pk, seat=seat).update(covered=covered)
+        if unlocked and (state.to_act is None or spec.deals_done(state) > spec.deals_done(before)):
+            table = lock_table(table_id)  # the match or deal ends: the table may change too
+        pause_until = _pause_after(spec, match, players, before, state)
+        _save(table, match, spec, state, seat, action, user, before, pause_until)
+        changes = _seat_changes(players, seat, player, cover, timed_out)
+        if changes:
+            MatchPlayer.objects.filter(match_id=match.pk, seat=seat).update(**changes)
         if match.status == Match.Status.RUNNING:
             transaction.on_commit(
                 lambda: move_committed.send(
-                    Match, table=table, match=match, state=state, covered=covered
+                    Match, table=table, match=match, state=state, seat_changes=changes
                 )
             )
         return match
+
+
+def _seat_changes(
+    players: list[MatchPlayer],
+    seat: int,
+    player: MatchPlayer | None,
+    cover: bool,
+    timed_out: bool,
+) -> dict[str, Any]:
+    """What a move changes in its seat's row: a human who acts takes the seat back from a
+    covering computer; a run-out timer counts, and hands the seat over after a few in a row."""
+    if player is not None:
+        changes: dict[str, Any] = {}
+        if player.covered:
+            changes["covered"] = False
+        if player.timeouts:
+            changes["timeouts"] = 0
+        return changes
+    if timed_out:
+        mover = next(p for p in players if p.seat == seat)
+        timeouts = mover.timeouts + 1
+        if timeouts >= settings.TIMEOUTS_BEFORE_COVER:
+            return {"covered": True, "timeouts": 0}
+        return {"timeouts": timeouts}
+    return {"covered": True} if cover else {}
+
+
+def pause_active(match: Match) -> bool:
+    """Whether a finished deal's result is showing and the next deal waits for it."""
+    return match.paused_until is not None and match.paused_until > timezone.now()
+
+
+def _pause_after(
+    spec, match: Match, players: list[MatchPlayer], before: Any, state: Any
+) -> datetime | None:
+    """Until when the deal that ``state`` just finished shows, if it did and humans play."""
+    seconds = spec.deal_pause_seconds(match.options)
+    if not seconds or state.to_act is None or not spec.deal_played_out(before, state):
+        return None
+    if all(player.user_id is None for player in players):
+        return None
+    return timezone.now() + timedelta(seconds=seconds)
+
+
+def waiting_for_next_deal(match: Match, players: list[MatchPlayer]) -> list[MatchPlayer]:
+    """The humans at the table who have not asked for the next deal yet (absent and covered
+    ones are not waited for)."""
+    return [
+        player
+        for player in players
+        if player.user_id is not None
+        and not player.covered
+        and player.away_since is None
+        and player.seat not in match.ready_seats
+    ]
+
+
+def ready_for_next_deal(table_id: int, user: AbstractBaseUser) -> bool:
+    """The player has seen the deal's result; the next deal starts once every human has.
+    Returns whether anything changed (False: they had asked already)."""
+    with transaction.atomic():
+        table, match = lock_with_match(table_id)
+        if match is None or match.status != Match.Status.RUNNING or not pause_active(match):
+            raise TableError(_("The next deal has already started."))
+        players = list(match.players.all())
+        mine = [player.seat for player in players if player.user_id == user.pk]
+        if not mine:
+            raise TableError(_("You are not playing in this match."))
+        ready = sorted(set(match.ready_seats) | set(mine))
+        if ready == match.ready_seats:
+            return False
+        match.ready_seats = ready
+        fields: dict[str, Any] = {"ready_seats": ready}
+        if not waiting_for_next_deal(match, players):
+            now = timezone.now()
+            fields.update(paused_until=None, turn_started_at=now)
+        if not Match.objects.filter(pk=match.pk, version=match.version).update(**fields):
+            return False
+        bump(table)
+        return True
+
+
+def end_pause(table_id: int, version: int) -> bool:
+    """Start the next deal once its pause ran out (the automatic-move driver calls this);
+    returns whether it was still paused at ``version``."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        ended = Match.objects.filter(
+            table_id=table_id,
+            version=version,
+            status=Match.Status.RUNNING,
+            paused_until__lte=timezone.now(),
+        ).update(paused_until=None, turn_started_at=timezone.now())
+        if ended:
+            bump(table)
+        return bool(ended)
+
+
+def start_quick_rematch(table_id: int) -> Match | None:
+    """Start a finished quick table's next match if everyone still at it has asked for it
+    (call when someone left it: the others may have been waiting only for them)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        if not table.quick or table.status != Table.Status.FINISHED:
+            return None
+        if quick_rematch_seats(table, list(table.seats.all()), table.rematch_votes):
+            return _begin_match(table)
+        return None
 
 
 def take_over(table_id: int, user: AbstractBaseUser) -> bool:

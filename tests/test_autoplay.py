@@ -89,10 +89,34 @@ async def test_pending_bot_turn_resumes_when_someone_connects():
     await me.disconnect()
 
 
+async def test_a_run_out_timer_makes_one_move_and_says_so(settings):
+    settings.TIMEOUTS_BEFORE_COVER = 3
+    (owner,) = await sync_to_async(make_players)(1)
+    table = await sync_to_async(table_with_bots)(owner, turn_seconds=15)
+    match = await sync_to_async(start_with_dealer)(table, owner, dealer=3)  # the human first
+    me = await connect(owner, f"/ws/table/{table.code}/")
+    await receive_until(me, "data-deadline")
+    await sync_to_async(Match.objects.filter(pk=match.pk).update)(
+        turn_started_at=timezone.now() - timedelta(seconds=20)
+    )
+    second_tab = await connect(owner, f"/ws/table/{table.code}/")  # the driver looks again
+    frame = await receive_until(me, "a computer made that move for you (1 of 3)")
+    assert "A computer player is playing for you" not in frame
+    state = await wait_for_turn(me, table, 0)  # the bots play, and it is the player's turn again
+    assert state.to_act == 0
+    player = await sync_to_async(MatchPlayer.objects.get)(match=match, seat=0)
+    assert (player.covered, player.timeouts) == (False, 1)
+    moves = await sync_to_async(list)(Move.objects.filter(match=match, seat=0).values("user"))
+    assert moves == [{"user": None}]
+    await me.disconnect()
+    await second_tab.disconnect()
+
+
 async def test_turn_timer_hands_the_turn_to_a_bot_until_the_player_acts(settings):
     # Once covered, every seat plays itself; a pause between automatic moves keeps the match
     # from running to its end before the player takes the seat back.
     settings.BOT_DELAY_SECONDS = 1.0
+    settings.TIMEOUTS_BEFORE_COVER = 1
     users = await sync_to_async(make_players)(1)
     owner = users[0]
     table = await sync_to_async(table_with_bots)(owner, turn_seconds=15)

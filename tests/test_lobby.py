@@ -34,12 +34,18 @@ def test_create_table_from_the_lobby(client, make_user):
             "game": "belote",
             "options-target": "101",
             "options-declarations": "pool",
+            "options-deal_pause": "5",
             "is_private": "on",
         },
     )
     table = Table.objects.get()
     assert response.status_code == 302 and response.url == table.get_absolute_url()
-    assert table.options == {"target": 101, "declarations": "pool", "finish_with_hanging": False}
+    assert table.options == {
+        "target": 101,
+        "declarations": "pool",
+        "finish_with_hanging": False,
+        "deal_pause": 5,
+    }
     assert table.is_private and table.seats.count() == 4
     assert len(table.code) >= 20  # unguessable invite code
 

@@ -52,15 +52,22 @@ def _play_random(table: Table, users, rng: random.Random) -> None:
 @pytest.mark.django_db
 def test_every_belote_region_renders_from_its_declared_inputs_alone(watched):
     table, users = watched
+    # The deal's result shows between deals, until every player asks for the next one.
+    Match.objects.filter(table=table).update(options={**table.options, "deal_pause": 10})
     rng = random.Random(7)
     regions = (*belote_presenter.REGIONS, frames.STATUS, frames.SEATS, frames.ANNOUNCER)
     checked = 0
     seen = set()
-    for _ in range(60):  # the auction, a deal's tricks, its summary and the next auction
+    for step in range(60):  # the auction, a deal's tricks, its end, the next auction
+        if step and play.pause_active(Match.objects.get(table=table)):
+            # One at a time: the pause waits for the others, then the next deal starts.
+            ready = next(u for u in users if play.ready_for_next_deal(table.pk, u))
+            assert ready is not None
         for viewer in users:
             context = frames.table_context(table, viewer)
             context["flash"] = ""
             seen |= {context["view"]["phase"], "summary" if context["last_deal"] else ""}
+            seen |= {"pause"} if context.get("pause") else set()
             for region in regions:
                 alone = render_region(region, restricted(context, region.uses))
                 assert alone == render_region(region, context), (region.template, viewer.username)
@@ -68,9 +75,10 @@ def test_every_belote_region_renders_from_its_declared_inputs_alone(watched):
                     plain = (str, int, bool, type(None))
                     assert all(type(value) in plain for value in region.key(context))
                 checked += 1
-        _play_random(table, users, rng)
+        if not play.pause_active(Match.objects.get(table=table)):
+            _play_random(table, users, rng)
     assert checked == 60 * 5 * len(regions)
-    assert {"auction", "play", "summary"} <= seen
+    assert {"auction", "play", "summary", "pause"} <= seen
 
 
 @pytest.mark.django_db
@@ -82,10 +90,16 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render(watched):
         frames.render_frame(table, user, full=True, shown=s)
         for user, s in zip(users, shown, strict=True)
     ]
+    Match.objects.filter(table=table).update(options={**table.options, "deal_pause": 10})
     sizes = {"incremental": 0, "whole": 0}
     skipped = set()
+    paused = 0
     for _ in range(60):
-        _play_random(table, users, rng)
+        if play.pause_active(Match.objects.get(table=table)):
+            paused += 1
+            next(u for u in users if play.ready_for_next_deal(table.pk, u))
+        else:
+            _play_random(table, users, rng)
         table.refresh_from_db()
         # One read for every connection, as after a change event: what they derive alike
         # from it is built once (snapshot.derive); each page must still be its own.
@@ -102,6 +116,7 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render(watched):
     # panels change only with a trick or a call (the history) or a deal's end (the sheet).
     assert skipped == {"seats", "board-history", "board-sheet"}
     assert sizes["incremental"] < 0.7 * sizes["whole"]
+    assert paused, "a deal ended, and its pages showed its result"
 
 
 @pytest.mark.django_db

@@ -71,6 +71,31 @@ class Game:
         """Apply one entry of the move log (a player's action, or a game's own entry)."""
         return self.engine.apply(state, seat, action)
 
+    def deals_done(self, state: Any) -> int:
+        """How many deals of the match are over (a game without deals: always 0)."""
+        return 0
+
+    def deal_pause_seconds(self, options: dict[str, Any]) -> int:
+        """How long a finished deal's result stays before the next deal starts (0: at once)."""
+        return 0
+
+    def deal_played_out(self, before: Any, state: Any) -> bool:
+        """Whether the move from ``before`` to ``state`` finished a deal that was played (its
+        result is worth a pause; a thrown-in deal is not)."""
+        return False
+
+    @property
+    def join_note(self) -> str:
+        """What joining a quick table means (the lobby's "Join")."""
+        return _("You take a computer player's seat in the next game.")
+
+    def claim_note(self, number: int, name: str = "") -> str:
+        """When someone who took a computer player's seat (seat ``number``) during a match
+        starts playing: told to them, or to the others about ``name``."""
+        if name:
+            return _("%(name)s takes seat %(n)d in the next game.") % {"name": name, "n": number}
+        return _("You take seat %(n)d in the next game.") % {"n": number}
+
     def chat_action(self, options: dict[str, Any], seat: int) -> str | None:
         """The move-log entry a running match gets when the player at ``seat`` chats, if any."""
         return None

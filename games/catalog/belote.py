@@ -34,6 +34,24 @@ class BeloteOptionsForm(forms.Form):
     finish_with_hanging = forms.BooleanField(
         label=gettext_lazy("The match may end while points hang"), required=False, initial=True
     )
+    deal_pause = forms.TypedChoiceField(
+        label=gettext_lazy("After each deal"),
+        choices=[
+            (10, gettext_lazy("Show its result for up to 10 seconds")),
+            (20, gettext_lazy("Show its result for up to 20 seconds")),
+            (5, gettext_lazy("Show its result for up to 5 seconds")),
+            (0, gettext_lazy("Start the next deal at once")),
+        ],
+        coerce=int,
+        initial=10,
+        required=False,
+        empty_value=10,
+        help_text=gettext_lazy("The next deal starts sooner when every player clicks “Next deal”."),
+    )
+
+
+#: Table options the site reads itself; the others are the engine's.
+TABLE_ONLY = ("deal_pause",)
 
 
 class Belote(Game):
@@ -41,6 +59,30 @@ class Belote(Game):
 
     def seating_note(self, seat_count: int) -> str:
         return _("Partners sit opposite each other: seats 1 and 3 play against seats 2 and 4.")
+
+    def new_state(self, seed: int, options: dict[str, Any]) -> Any:
+        rules = {name: value for name, value in options.items() if name not in TABLE_ONLY}
+        return engine.new_game(seed=seed, **rules)
+
+    def deals_done(self, state: Any) -> int:
+        return len(engine.deal_results(state))
+
+    @property
+    def join_note(self) -> str:
+        return _("You take a computer player's seat at the next deal.")
+
+    def claim_note(self, number: int, name: str = "") -> str:
+        if name:
+            return _("%(name)s takes seat %(n)d at the next deal.") % {"name": name, "n": number}
+        return _("You take seat %(n)d at the next deal.") % {"n": number}
+
+    def deal_pause_seconds(self, options: dict[str, Any]) -> int:
+        return int(options.get("deal_pause", 0))
+
+    def deal_played_out(self, before: Any, state: Any) -> bool:
+        results = engine.deal_results(state)
+        finished = len(results) > len(engine.deal_results(before))
+        return finished and results[-1]["contract"] is not None
 
     def record_context(self, view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         return {"sheet": presenter.score_sheet(view, 0, names)}

@@ -41,8 +41,12 @@ class Pending:
     seat: int
     level: str
     due: datetime
-    #: True when a human's timer or absence ran out: the seat becomes covered when it plays.
+    #: True when a human's absence ran out: the seat becomes covered when it plays.
     cover: bool
+    #: Not a move: the finished deal's result has shown long enough, the next deal starts.
+    ends_pause: bool = False
+    #: The human's turn timer ran out: one move for them (see ``play.apply_action``).
+    timed_out: bool = False
 
 
 def pending_move(table_id: int, event: dict[str, Any] | None = None) -> Pending | None:
@@ -59,6 +63,8 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
     match, state = snapshot.match, snapshot.state
     if match is None or match.status != Match.Status.RUNNING:
         return None
+    if match.paused_until is not None:
+        return Pending(snapshot.table.pk, match.version, -1, "", match.paused_until, False, True)
     spec = get_game(match.game)
     players = {player.seat: player for player in snapshot.players}
     now = timezone.now()
@@ -80,13 +86,19 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
             return Pending(table_id, match.version, seat, spec.cover_level, now, not player.covered)
         if seat != state.to_act:
             continue
-        deadlines = []
-        if turn_seconds and match.turn_started_at:
-            deadlines.append(match.turn_started_at + timedelta(seconds=turn_seconds))
+        away = None
         if player.away_since:
-            deadlines.append(player.away_since + timedelta(seconds=settings.AWAY_GRACE_SECONDS))
-        if deadlines:
-            return Pending(table_id, match.version, seat, spec.cover_level, min(deadlines), True)
+            away = player.away_since + timedelta(seconds=settings.AWAY_GRACE_SECONDS)
+        timer = None
+        if turn_seconds and match.turn_started_at:
+            timer = match.turn_started_at + timedelta(seconds=turn_seconds)
+        if timer is not None and (away is None or timer < away):
+            # One move for the player; only a few in a row hand the seat over (play).
+            return Pending(
+                table_id, match.version, seat, spec.cover_level, timer, False, False, True
+            )
+        if away is not None:
+            return Pending(table_id, match.version, seat, spec.cover_level, away, True)
     return None
 
 
@@ -102,9 +114,15 @@ def choose_action(pending: Pending) -> str:
 
 
 def play_pending(pending: Pending, action: str) -> Match:
-    """Apply the bot's action for its seat (marking a timed-out human's seat as covered)."""
+    """Apply the bot's action for its seat (covering an absent human's seat)."""
     return snapshots.apply_action(
-        pending.table_id, None, action, pending.version, seat=pending.seat, cover=pending.cover
+        pending.table_id,
+        None,
+        action,
+        pending.version,
+        seat=pending.seat,
+        cover=pending.cover,
+        timed_out=pending.timed_out,
     )
 
 
@@ -169,6 +187,10 @@ class Driver:
             logger.exception("automatic move failed at table %s", self.table_id)
 
     async def move(self, pending: Pending) -> None:
+        if pending.ends_pause:
+            if await database_sync_to_async(play.end_pause)(self.table_id, pending.version):
+                await notify.send(notify.table_group(self.table_id), notify.table_changed())
+            return
         try:
             action = await sync_to_async(choose_action, thread_sensitive=False)(pending)
             match = await database_sync_to_async(play_pending)(pending, action)

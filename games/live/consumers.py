@@ -250,7 +250,19 @@ class TableConsumer(AuthenticatedConsumer):
     """One player's or spectator's live connection to a table."""
 
     OPS = frozenset(
-        {"sit", "leave", "start", "rematch", "play", "chat", "select", "bot", "fill", "takeover"}
+        {
+            "sit",
+            "leave",
+            "start",
+            "rematch",
+            "play",
+            "next_deal",
+            "chat",
+            "select",
+            "bot",
+            "fill",
+            "takeover",
+        }
     )
 
     table_id: int | None = None
@@ -416,6 +428,11 @@ class TableConsumer(AuthenticatedConsumer):
         match = await run_batched(snapshots.apply_action, self.table_id, self.user, action, version)
         self.selected = ""
         await self.changed(lobby=match.status != Match.Status.RUNNING, moved=match)
+
+    async def op_next_deal(self, message: dict[str, Any]) -> None:
+        """The player has seen the finished deal's result."""
+        if await database_sync_to_async(play.ready_for_next_deal)(self.table_id, self.user):
+            await self.changed(lobby=False)
 
     async def op_bot(self, message: dict[str, Any]) -> None:
         """The creator seats a computer player (``level``) or, with no level, removes it."""

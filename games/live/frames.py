@@ -6,17 +6,20 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from .. import play
 from ..catalog import get_game
 from ..computers import DEFAULT_BOT_LEVEL, bot_level_choices, computer_name
 from ..models import ChatMessage, Match, Table
-from ..presenters import Region
+from ..presenters import Presenter, Region
+from ..tables import waiting_claims
 from .regions import RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
 
@@ -26,9 +29,13 @@ def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
     table, online = snapshot.table, snapshot.online
     teams = spec.teams(table.options)
     covered = {player.seat for player in snapshot.players if player.covered}
+    claims = waiting_claims(snapshot.seats, snapshot.match, snapshot.players)
     rows = []
     for seat in snapshot.seats:
-        if seat.user is not None:
+        claim = claims.get(seat.index)
+        if claim is not None:  # a "Play now" player's seat: its computer plays until then
+            name = computer_name(claim.bot_level, seat.index)
+        elif seat.user is not None:
             name = seat.user.get_username()
         elif seat.bot_level:
             name = computer_name(seat.bot_level, seat.index)
@@ -40,23 +47,47 @@ def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
                 "number": seat.index + 1,
                 "name": name,
                 "is_free": seat.is_free,
-                "is_bot": bool(seat.bot_level),
+                "is_bot": bool(seat.bot_level) or claim is not None,
                 "is_me": False,
                 "online": seat.user_id in online,
                 "team": 0 if seat.index in teams[0] else 1,
                 "covered": seat.index in covered,
+                "claim_note": spec.claim_note(seat.index + 1, seat.user.get_username())
+                if claim is not None
+                else "",
             }
         )
     return rows
 
 
-def announcement(match: Match, names: dict[int, str], last: dict[str, Any]) -> str:
-    """A sentence for screen readers about the last accepted move (``last``: its ``seat``
-    and ``action``; empty before the first move)."""
+def announcement(
+    presenter: Presenter, view: Any, last: dict[str, Any], names: dict[int, str], side: Any
+) -> str:
+    """What the live region tells the viewers of ``side`` about the last accepted move
+    (``last``: its ``seat`` and ``action``; empty before the first move), in sentences."""
     if not last:
         return _("The match has started.")
-    words = get_game(match.game).presenter.describe(last["action"])
-    return _("%(name)s: %(action)s") % {"name": names.get(last["seat"], ""), "action": words}
+    return " ".join(presenter.announce(view, last, names, side))
+
+
+class DealPause(NamedTuple):
+    """A finished deal's result showing before the next deal (hashable: regions key on it)."""
+
+    #: When the next deal starts at the latest (epoch milliseconds).
+    until_ms: int
+    #: The seats and names of the humans the table still waits for.
+    waiting: tuple[tuple[int, str], ...]
+
+
+def _paused(view: dict[str, Any]) -> dict[str, Any]:
+    """``view`` between two deals: nobody to act and no cards in hand yet."""
+    return {
+        **view,
+        "to_act": None,
+        "legal": [],
+        "hand": [],
+        "hand_sizes": [0] * len(view["hand_sizes"]),
+    }
 
 
 def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
@@ -74,17 +105,23 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
         "rematch_votes": table.rematch_votes,
         "bot_levels": [choice for choice in bot_level_choices() if choice[0] in spec.bots],
         "default_bot_level": DEFAULT_BOT_LEVEL,
+        "timeouts_before_cover": settings.TIMEOUTS_BEFORE_COVER,
     }
     context["chat_warning"] = ""
     if match is not None:
         if match.status == Match.Status.RUNNING:
             context["chat_warning"] = spec.chat_warning(table.options)
-        if match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
+        if match.status == Match.Status.RUNNING and play.pause_active(match):
+            waiting = play.waiting_for_next_deal(match, snapshot.players)
+            context["pause"] = DealPause(
+                int(match.paused_until.timestamp() * 1000),
+                tuple((player.seat, seats[player.seat]["name"]) for player in waiting),
+            )
+        elif match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
             deadline = match.turn_started_at.timestamp() + table.turn_seconds
             context["deadline_ms"] = int(deadline * 1000)
         context["version"] = match.version
-        names = {seat["index"]: seat["name"] for seat in seats}
-        context["announcement"] = announcement(match, names, snapshot.last_move)
+        context["seat_names"] = {seat["index"]: seat["name"] for seat in seats}
     return context
 
 
@@ -111,6 +148,10 @@ def table_context(
     table, match = snapshot.table, snapshot.match
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
     me = next((seat.index for seat in snapshot.seats if seat.user_id == user_id), None)
+    context["my_claim_note"] = ""
+    if me is not None and any(r["index"] == me and r["claim_note"] for r in context["seats"]):
+        # Until the next deal they watch, as a spectator does.
+        context["my_claim_note"], me = get_game(table.game).claim_note(me + 1), None
     if me is not None:
         context["seats"] = [
             dict(row, is_me=True) if row["index"] == me else row for row in context["seats"]
@@ -132,16 +173,36 @@ def table_context(
         player = next((p for p in snapshot.players if p.user_id == user_id), None)
         viewer = player.seat if player is not None else None
         context["i_am_covered"] = player is not None and player.covered
+        context["my_timeouts"] = player.timeouts if player is not None else 0
         game = get_game(table.game)
         view = game.engine.view(snapshot.state, viewer)
+        pause = context.get("pause")
+        if pause is not None:
+            view = _paused(view)
+            context["ready_for_next_deal"] = viewer is None or viewer in match.ready_seats
+            context["waiting_for"] = [name for seat, name in pause.waiting if seat != viewer]
         context["view"] = view
         context["viewer"] = viewer
+        context["played"] = viewer is not None
+        to_act = view["to_act"]
+        if "deadline_ms" in context and to_act is not None:
+            # A computer moves at once: a countdown is for a human's turn. By seat, so that a
+            # board region showing one seat changes only when that seat's turn does.
+            mover = next((p for p in snapshot.players if p.seat == to_act), None)
+            if mover is not None and mover.user_id is not None and not mover.covered:
+                context["seat_deadlines"] = {str(to_act): context["deadline_ms"]}
         presenter = game.presenter
         # What the viewer's side is shown alike, built once per read, language and side.
         key = (language, presenter.side_of(viewer))
         side = snapshot.sides.get(key)
         if side is None:
             side = snapshot.sides[key] = presenter.side_context(view, context["seats"], viewer)
+        told = snapshot.announcements.get(key)
+        if told is None:
+            told = snapshot.announcements[key] = announcement(
+                presenter, view, snapshot.last_move, context["seat_names"], key[1]
+            )
+        context["announcement"] = told
         board = presenter.board_context(view, context["seats"], viewer, selected, side)
         context.update(board)
     return context
@@ -166,13 +227,18 @@ STATUS = Region(
         "all_seated",
         "can_start",
         "i_am_covered",
+        "my_claim_note",
+        "my_timeouts",
+        "timeouts_before_cover",
         "deadline_ms",
+        "table.turn_seconds",
         "view.to_act",
         "view.result",
         "view.winner",
         "my_turn",
         "to_act_name",
         "seated",
+        "played",  # a seat taken after the match (at a quick table) did not win or lose it
         "we_won",
         "match.pk",  # the pk alone: the HTML is kept by this key, and a key should not hold rows
         "i_voted_rematch",
@@ -191,7 +257,8 @@ SEATS = Region(
         "default_bot_level",
     ),
 )
-ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement",))
+#: The live region: the last move in words, then "Your turn" for the player on turn.
+ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement", "my_turn", "version"))
 CHAT_NOTE = Region("games/partials/chat_note.html", uses=("chat_warning",))
 FLASH = Region("games/partials/flash.html", uses=("flash",), recurring=True)
 #: Key under which a connection's ``shown`` remembers which match its board shows.

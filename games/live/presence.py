@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from .. import play
 from ..models import Match, MatchPlayer, Presence, Server, Table
 from . import notify
 
@@ -100,8 +101,12 @@ def leave(table_id: int, user_id: int, channel_name: str) -> None:
     """Forget a connection; a player with no live connection left is away from now on."""
     with transaction.atomic():
         Presence.objects.filter(channel_name=channel_name).delete()
-        if not live_presences().filter(table_id=table_id, user_id=user_id).exists():
+        gone = not live_presences().filter(table_id=table_id, user_id=user_id).exists()
+        if gone:
             _running_seats(table_id, user_id).update(away_since=timezone.now())
+    finished_quick = Table.objects.filter(pk=table_id, quick=True, status=Table.Status.FINISHED)
+    if gone and finished_quick.exists() and play.start_quick_rematch(table_id) is not None:
+        notify.announce(lobby=True)  # the consumer tells the table itself
 
 
 def sweep() -> set[int]:

@@ -55,6 +55,10 @@ class TableSnapshot:
     sides: dict[tuple[str | None, Any], dict] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    #: What the live region tells each side of the last move, by (language, side) (``frames``).
+    announcements: dict[tuple[str | None, Any], str] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @property
     def last_move(self) -> dict[str, Any]:
@@ -193,11 +197,17 @@ def apply_action(
 
 @receiver(play.move_committed)
 def after_move(
-    sender: Any, *, table: Table, match: Match, state: Any, covered: bool | None, **kwargs: Any
+    sender: Any,
+    *,
+    table: Table,
+    match: Match,
+    state: Any,
+    seat_changes: dict[str, Any],
+    **kwargs: Any,
 ) -> None:
     """Keep the table as a move made by this process left it: the move's event then needs no
     read here. ``match`` holds what the move wrote, ``state`` is its new engine state and
-    ``covered`` the mover's seat's new cover (None: unchanged).
+    ``seat_changes`` what it changed in the mover's seat (cover, timeouts).
 
     Only a read of the version just before is carried forward. Anything else that changes a
     table sends an event of its own, which is read whole; and if this process has not seen
@@ -207,12 +217,15 @@ def after_move(
         before = _latest.get(table.pk)
     if before is None or _at(before) != (match.pk, match.version - 1):
         return
+    if table.revision != before.table.revision:
+        return  # the move changed the table too (seats handed over at a new deal): read it
     players = before.players
-    if covered is not None:
+    if seat_changes:
         players = list(players)
         mover = next(i for i, p in enumerate(players) if p.seat == match.last_seat)
         players[mover] = copy.copy(players[mover])
-        players[mover].covered = covered
+        for name, value in seat_changes.items():
+            setattr(players[mover], name, value)
     _remember(replace(before, table=table, match=match, players=players, state=state))
 
 

@@ -80,6 +80,15 @@ class Presenter(Protocol):
         """Return an action in words ("plays the Jack of hearts")."""
         ...
 
+    def announce(
+        self, view: Any, last: dict[str, Any], names: dict[int, str], side: Any
+    ) -> list[str]:
+        """Return sentences for the screen-reader live region about the last move (``last``:
+        its ``seat`` and ``action``), which led to ``view``: who did what, and what it settled.
+        Every viewer of ``side`` (:meth:`side_of`) is told the same, so read only what their
+        views share (no hidden card); keep it to string building: it runs on every move."""
+        ...
+
     def side_of(self, viewer: int | None) -> Any:
         """Return which viewers are shown :meth:`side_context` alike (their side; None for
         spectators)."""

@@ -7,7 +7,8 @@ from typing import Any, NamedTuple
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..templatetags.cards import call_name, card_name
+from ..engines.belote_cards import CONTRACT_INDEX, INDEX, trick_winner
+from ..templatetags.cards import call_name, card_name, declaration_name
 from . import Region
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
@@ -17,6 +18,7 @@ REGIONS = (
         uses=(
             "contract",
             "contract_declarer_name",
+            "pause",
             "view.phase",
             "view.target",
             "view.hanging",
@@ -26,9 +28,26 @@ REGIONS = (
             "they_score",
         ),
     ),
-    Region("games/belote/felt.html", uses=("players", "trick", "resting")),
+    Region(
+        "games/belote/felt.html",
+        uses=("players", "trick", "resting", "seat_deadlines", "table.turn_seconds"),
+    ),
     Region("games/partials/play_version.html", uses=("version",), recurring=True),
-    Region("games/belote/my_area.html", uses=("viewer", "view.phase", "calls", "hand")),
+    Region(
+        "games/belote/my_area.html",
+        uses=(
+            "viewer",
+            "view.phase",
+            "calls",
+            "hand",
+            "pause",
+            "ready_for_next_deal",
+            "waiting_for",
+            "last_deal",
+            "us_label",
+            "them_label",
+        ),
+    ),
     Region(
         "games/belote/board_history.html",
         uses=("view.auction", "view.phase", "view.last_trick", "names"),
@@ -39,6 +58,7 @@ REGIONS = (
             "view.phase",
             "view.target",
             "last_deal",
+            "pause",
             "sheet",
             "us_label",
             "them_label",
@@ -80,6 +100,120 @@ OUTCOMES = {
 def _outcome_text(outcome: str) -> str:
     text = OUTCOMES.get(outcome)
     return outcome if text is None else str(text)
+
+
+MULTIPLIERS = {2: gettext_lazy("doubled"), 4: gettext_lazy("redoubled")}
+
+
+def announce(
+    view: dict[str, Any], last: dict[str, Any], names: dict[int, str], side: int | None
+) -> list[str]:
+    """Say what the last move did: the call or card and who made it, then what it settled
+    (the contract, a declaration or belot, the trick, the deal, the match), the teams named
+    as the viewers of ``side`` (:func:`side_of`) call them."""
+    seat, action = last["seat"], last["action"]
+    said = [_("%(name)s: %(action)s.") % {"name": names.get(seat, ""), "action": describe(action)}]
+    phase = view["phase"]
+    if action not in INDEX:  # a call
+        contract = view["contract"]
+        if phase == "play" and contract is not None and not view["tricks"] and not view["trick"]:
+            said.append(_contract_sentence(contract, names))
+        elif phase == "auction" and not view["auction"] and view["deal_results"]:
+            said.append(_("Everyone passed: the cards were thrown in."))
+        return said
+    if phase == "play":
+        return said + _card_news(view, seat, action, names)
+    # The deal's last card: the engine has scored the deal and dealt the next (or ended).
+    return said + _deal_news(view, names, side)
+
+
+def _contract_sentence(contract: dict[str, Any], names: dict[int, str]) -> str:
+    """The contract in words ("Contract: Hearts, doubled, by Maria.")."""
+    values = {
+        "contract": call_name(contract["contract"]),
+        "name": names.get(contract["declarer"], ""),
+    }
+    multiplier = MULTIPLIERS.get(contract["multiplier"])
+    if multiplier is None:
+        return _("Contract: %(contract)s, by %(name)s.") % values
+    return _("Contract: %(contract)s, %(multiplier)s, by %(name)s.") % {
+        **values,
+        "multiplier": str(multiplier),
+    }
+
+
+def _card_news(view: dict[str, Any], seat: int, card: str, names: dict[int, str]) -> list[str]:
+    """What a card within a deal settled: its player's declarations (shown with his first
+    card), a belot (with the first of its two cards), a finished trick."""
+    name = names.get(seat, "")
+    played = [pair for trick in view["tricks"] for pair in trick["cards"]] + view["trick"]
+    news = []
+    if sum(1 for who, _code in played if who == seat) == 1:
+        kinds = [
+            declaration_name(item["kind"]) for item in view["declarations"] if item["seat"] == seat
+        ]
+        if kinds:
+            news.append(
+                _("%(name)s declares %(kinds)s.") % {"name": name, "kinds": ", ".join(kinds)}
+            )
+    if card[0] in "KQ" and {"seat": seat, "suit": card[1]} in view["belots"]:
+        other = ("Q" if card[0] == "K" else "K") + card[1]
+        if all(code != other for _who, code in played):
+            news.append(_("%(name)s: Belot.") % {"name": name})
+    if not view["trick"]:
+        winner = names.get(view["last_trick"]["winner"], "")
+        news.append(_("%(name)s takes the trick.") % {"name": winner})
+    return news
+
+
+def _deal_news(view: dict[str, Any], names: dict[int, str], side: int | None) -> list[str]:
+    """The end of a deal: who took its last trick, both teams' points, and the match's total
+    or result, from ``side``'s point of view (a spectator's: seats 1 & 3 first)."""
+    deal = view["deal_results"][-1]
+    final = _final_trick(deal, names)
+    news = [_("%(name)s takes the trick.") % {"name": final["winner_name"] if final else ""}]
+    us = 0 if side is None else side
+    labels = _team_labels()
+    team = labels["seats"] if side is None else (labels["we"], labels["they"])
+    if side is not None and us == 1:
+        team = (team[1], team[0])  # indexed by team number: ours is "We"
+
+    def points(figures: list[int]) -> str:
+        if side is None:
+            return _("%(first)s for %(first_team)s, %(second)s for %(second_team)s") % {
+                "first": figures[0],
+                "first_team": team[0],
+                "second": figures[1],
+                "second_team": team[1],
+            }
+        return _("%(we)s %(ours)s, %(they)s %(theirs)s") % {
+            "we": team[us],
+            "ours": figures[us],
+            "they": team[1 - us],
+            "theirs": figures[1 - us],
+        }
+
+    number = len(view["deal_results"])
+    news.append(
+        _("Deal %(number)s: %(points)s.") % {"number": number, "points": points(deal["award"])}
+    )
+    if deal["capot"] is not None:
+        news.append(_("Capot: %(team)s took every trick.") % {"team": team[deal["capot"]]})
+    if deal["outcome"] == "inside":
+        news.append(_("The contract went inside."))
+    if deal["hanging_after"]:
+        news.append(
+            _("%(points)s points hang over to the next deal.") % {"points": deal["hanging_after"]}
+        )
+    winner, scores = view["winner"], view["scores"]
+    if winner is None:
+        news.append(_("Total: %(points)s.") % {"points": points(scores)})
+    else:
+        news.append(
+            _("Match over: %(team)s won, %(won)s to %(lost)s.")
+            % {"team": team[winner], "won": scores[winner], "lost": scores[1 - winner]}
+        )
+    return news
 
 
 def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[dict[str, Any]]:
@@ -200,6 +334,9 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
             "cards": [{"seat": seat, "card": card} for seat, card in last_trick["cards"]],
             "winner_name": names.get(last_trick["winner"], ""),
         }
+    elif view["phase"] == "auction" and not view["auction"] and view["deal_results"]:
+        # And the last deal's last trick until the first call of the next.
+        resting = _final_trick(view["deal_results"][-1], names)
     contract = view["contract"]
     return {
         "players": players,
@@ -209,6 +346,18 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
         "contract": contract,
         "contract_declarer_name": names.get(contract["declarer"], "") if contract else "",
         "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
+    }
+
+
+def _final_trick(deal: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
+    """A finished deal's last trick and who took it (None after an all-pass deal)."""
+    if not deal["tricks"]:
+        return None
+    cards = deal["tricks"][-1]
+    taken = trick_winner([INDEX[code] for _seat, code in cards], CONTRACT_INDEX[deal["contract"]])
+    return {
+        "cards": [{"seat": seat, "card": card} for seat, card in cards],
+        "winner_name": names.get(cards[taken][0], ""),
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..engines.grabush import PLAYER_COUNTS
 from ..templatetags.cards import card_name, rank_text
@@ -30,12 +31,13 @@ REGIONS = (
             "decline",
         ),
     ),
-    # A player at the board (the piles of a table grow long): one region for each seat.
+    # A player at the board (the piles of a table grow long): one region for each seat, whose
+    # turn's countdown is that seat's deadline (none while another seat is on turn).
     *(
         Region(
             "games/grabush/player.html",
-            uses=(f"by_seat.{seat}",),
-            given=(("p", f"by_seat.{seat}"),),
+            uses=(f"by_seat.{seat}", f"seat_deadlines.{seat}", "table.turn_seconds"),
+            given=(("p", f"by_seat.{seat}"), ("deadline_ms", f"seat_deadlines.{seat}")),
             name=f"player-{seat}",
         )
         for seat in range(max(PLAYER_COUNTS))
@@ -117,6 +119,87 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
         return _("%(name)s put a penalty card into the other side's stock.") % {"name": name}
     if kind == "rights":
         return _("Table talk! The other side may claim a penalty.")
+    return ""
+
+
+def announce(
+    view: dict[str, Any], last: dict[str, Any], names: dict[int, str], side: None
+) -> list[str]:
+    """Say what the last action did, from its public events: who played which card from
+    where to which pile, a table card, the end of a turn, a book drawn, a completed pile, a
+    stock's new card, table talk and penalties, the end of the game. Everyone is told alike."""
+    new_pile = last["action"].endswith(":new")
+    players = view["players"]
+    said = (_event_sentence(event, names, players, new_pile) for event in view["last_events"])
+    return [sentence for sentence in said if sentence]
+
+
+def _side_name(side: int, names: dict[int, str], players: int) -> str:
+    """A side as the live region names it: its player, or its seats ("Seats 1 & 3")."""
+    return names.get(side, "") if players == 2 else side_label(players, side)
+
+
+def _event_sentence(event: dict[str, Any], names: dict[int, str], players: int, new: bool) -> str:
+    """One public event in a sentence ("" for those the table need not be told)."""
+    kind = event["kind"]
+    name = names.get(event.get("seat"), "")
+    if kind == "play":
+        where = _("a new pile") if new else _("pile %(n)s") % {"n": event["pile"] + 1}
+        values = {"name": name, "card": card_name(event["card"]), "where": where}
+        if event["source"] == "hand":
+            return _("%(name)s played %(card)s from their hand to %(where)s.") % values
+        if event["source"] == "stock":
+            return _("%(name)s played %(card)s from the stock to %(where)s.") % values
+        values["slot"] = event["slot"] + 1
+        if event["from_seat"] == event["seat"]:
+            return _("%(name)s played %(card)s from their table pile %(slot)s to %(where)s.") % (
+                values
+            )
+        values["owner"] = names.get(event["from_seat"], "")
+        return (
+            _("%(name)s played %(card)s from table pile %(slot)s of %(owner)s to %(where)s.")
+            % values
+        )
+    if kind == "table":
+        return _("%(name)s put %(card)s on their table pile %(slot)s and ended the turn.") % {
+            "name": name,
+            "card": card_name(event["card"]),
+            "slot": event["slot"] + 1,
+        }
+    if kind == "end":
+        return _("%(name)s ended the turn.") % {"name": name}
+    if kind == "book":
+        count = event["count"]
+        return ngettext(
+            "%(name)s drew %(count)s card.", "%(name)s drew %(count)s cards.", count
+        ) % {
+            "name": name,
+            "count": count,
+        }
+    if kind == "completed":
+        return _("Pile %(n)s reached the King and went to the supply.") % {"n": event["pile"] + 1}
+    if kind == "stock_turned":
+        return _("New stock card for %(side)s: %(card)s.") % {
+            "side": _side_name(event["side"], names, players),
+            "card": card_name(event["top"]),
+        }
+    if kind == "rights":
+        return _("Table talk by %(side)s: the other side may claim a penalty.") % {
+            "side": _side_name(event["side"], names, players)
+        }
+    if kind == "penalty":
+        return _("%(name)s put a penalty card into the stock of %(side)s.") % {
+            "name": name,
+            "side": _side_name(event["side"], names, players),
+        }
+    if kind == "decline":
+        return _("%(name)s declined a penalty.") % {"name": name}
+    if kind == "win":
+        return _("%(side)s won the game: the stock is empty.") % {
+            "side": _side_name(event["side"], names, players)
+        }
+    if kind == "draw":
+        return _("No one can go on: the game is drawn.")
     return ""
 
 

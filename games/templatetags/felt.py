@@ -18,14 +18,25 @@ from django.utils.translation import gettext as _
 from ..presenters.belote import FeltPlayer
 from .cards import call_name, card, card_count, declaration_name
 from .per_language import per_language
+from .timers import turn_timer
 
 register = template.Library()
 
 
 @register.simple_tag
-def felt_players(players: list[FeltPlayer]) -> SafeString:
-    """Each player's place: name, dealer chip, turn, card count, bubbles (calls, declarations)."""
-    return mark_safe("".join(felt_player(player) for player in players))
+def felt_players(
+    players: list[FeltPlayer], deadlines: dict[str, int] | None = None, seconds: int = 0
+) -> SafeString:
+    """Each player's place: name, dealer chip, turn, card count, bubbles (calls, declarations),
+    and the turn's countdown for the player on turn (``deadlines``: by seat, when timed)."""
+    places = []
+    for player in players:
+        place = felt_player(player)
+        deadline = deadlines.get(str(player.index)) if deadlines else None
+        if deadline:  # added to the kept place: every turn has a deadline of its own
+            place = place[: -len("</div>")] + turn_timer(deadline, seconds, "ring") + "</div>"
+        places.append(place)
+    return mark_safe("".join(places))
 
 
 @register.simple_tag
@@ -58,7 +69,11 @@ def felt_player(p: FeltPlayer) -> SafeString:
     return mark_safe(
         f'<div class="player at-{p.index}{" active" if p.is_active else ""}">'
         f'<span class="player-name">{escape(p.name)}{you}</span>{dealer}{turn}'
-        f'<span class="hand-count">{escape(card_count(p.hand_size))}</span>'
+        + (
+            f'<span class="hand-count">{escape(card_count(p.hand_size))}</span>'
+            if p.hand_size
+            else ""
+        )
         + "".join(f'<span class="bubble">{escape(bubble)}</span>' for bubble in bubbles)
         + "</div>"
     )

@@ -4,16 +4,23 @@
 // Grabush pick lights its targets, bring them into view (a phone shows only part of the board).
 (function () {
   "use strict";
-  var PLAYABLE = "#my-area .playable, #my-area .call-button, #board .source, #board .target";
+  var PLAYABLE = "#my-area .playable, #my-area .call-button, #my-area .next-deal, #board .source, #board .target";
   var kept = null;
 
   function describe(element) {
     if (!element || element === document.body || !element.closest(".table-live")) return null;
-    return { name: element.getAttribute("name"), value: element.getAttribute("value"), id: element.id };
+    return {
+      name: element.getAttribute("name"),
+      value: element.getAttribute("value"),
+      id: element.id,
+      pick: element.getAttribute("data-pick"),
+    };
   }
 
   function find(where) {
     if (where.id) return document.getElementById(where.id);
+    // A Grabush source sends an empty value once picked (to drop it again): it is the same card.
+    if (where.pick) return document.querySelector("[data-pick='" + where.pick + "']");
     if (!where.name) return null;
     var candidates = document.querySelectorAll("[name='" + where.name + "']");
     for (var i = 0; i < candidates.length; i++) {
@@ -33,7 +40,7 @@
     }
     if (!kept || (document.activeElement && document.activeElement !== document.body)) return;
     var again = find(kept);
-    if (!again && document.querySelector(".your-turn")) again = document.querySelector(PLAYABLE);
+    if (!again && document.querySelector(".your-turn, .next-deal")) again = document.querySelector(PLAYABLE);
     if (again) {
       again.focus({ preventScroll: false });
       kept = describe(again);

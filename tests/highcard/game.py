@@ -31,6 +31,15 @@ class Presenter:
         return f"plays {action}"
 
     @staticmethod
+    def announce(view, last, names, side) -> list[str]:
+        said = [f"{names.get(last['seat'], '')} plays {last['action']}."]
+        if view["led"] is None and view["to_act"] is not None:
+            said.append(f"{names.get(view['to_act'], '')} wins the round.")
+        if view["over"]:
+            said.append(f"Points: {view['scores'][0]} to {view['scores'][1]}.")
+        return said
+
+    @staticmethod
     def side_of(viewer) -> None:
         return None
 

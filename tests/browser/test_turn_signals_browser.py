@@ -1,0 +1,135 @@
+"""Turn signals in Chromium: the tab's title says "(Your turn)", the countdown goes with the seat
+on turn (a bar for its player, a ring beside its name on the felt for the others, nothing
+without a turn timer), the turn sound is off by default and remembered, and the live region
+stays in the page and says "Your turn."."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from playwright.sync_api import Page, expect
+
+from games.models import Match
+
+from .steps import sign_up
+
+TITLE = "Belote · Cardroom"
+YOUR_TURN = re.compile(r"^\(Your turn\) Belote · Cardroom$")
+#: Counts what the page asks of the Web Audio API (the tone itself cannot be heard here).
+AUDIO_SPY = """
+window.audioUse = {contexts: 0, tones: 0};
+(function () {
+  var Real = window.AudioContext;
+  window.AudioContext = function (options) {
+    window.audioUse.contexts += 1;
+    return new Real(options);
+  };
+  var create = Real.prototype.createOscillator;
+  Real.prototype.createOscillator = function () {
+    window.audioUse.tones += 1;
+    return create.call(this);
+  };
+})();
+"""
+MOVE = "#my-area .call-button:not(.call-pass), #my-area .playable"
+
+
+def open_table(page: Page, base: str, turn_timer: str) -> None:
+    page.goto(base + "/")
+    page.get_by_label("Turn timer").select_option(turn_timer)
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#connection")).to_have_text("Connected")
+
+
+def on_turn(pages: list[Page], timeout: float = 15) -> tuple[Page, Page]:
+    """The page whose player is on turn, and the other, once a human is on turn."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for page in pages:
+            if page.locator("#table-status .your-turn").count():
+                return page, next(other for other in pages if other is not page)
+        pages[0].wait_for_timeout(100)
+    raise AssertionError("no human's turn came")
+
+
+def move_and_wait_for_my_turn(page: Page) -> None:
+    """Make the first bid or card, then wait until it is the player's turn again."""
+    version = Match.objects.get(status=Match.Status.RUNNING, table__owner__username="solo").version
+    page.locator(MOVE).first.click()
+    # Three computers move before the player's next turn; more when the deal was thrown in.
+    expect(page.locator("#play-version input")).not_to_have_value(str(version))
+    expect(page.locator("#table-status .your-turn")).to_be_visible()
+
+
+def test_the_countdown_and_the_title_go_with_the_seat_on_turn(live_server_url, new_page):
+    host, guest = new_page(), new_page()
+    sign_up(host, live_server_url, "hosta")
+    sign_up(guest, live_server_url, "guesta")
+    open_table(host, live_server_url, "60")
+    guest.goto(host.get_by_label("Invite link").input_value())
+    expect(guest.locator("#connection")).to_have_text("Connected")
+    guest.get_by_role("button", name="Sit in seat 2").click()
+    host.get_by_role("button", name="Fill empty seats with computers").click()
+    host.get_by_role("button", name="Start the match").click()
+    names = {id(host): "hosta", id(guest): "guesta"}
+
+    for _ in range(2):  # a turn, then the other player's
+        mine, theirs = on_turn([host, guest])
+        expect(mine).to_have_title(YOUR_TURN)
+        expect(theirs).to_have_title(TITLE)
+        # The player on turn: a bar beside "Your turn", and no second countdown.
+        bar = mine.locator("#table-status .turn-timer.bar")
+        expect(bar).to_be_visible()
+        expect(bar.locator(".countdown")).to_have_text(re.compile(r"^([1-5]?[0-9]|60) s$"))
+        expect(mine.locator(".turn-timer:visible")).to_have_count(1)
+        left = float(bar.evaluate("el => el.style.getPropertyValue('--left')"))
+        assert 0 < left <= 1
+        # The other: a ring beside the name of the player on turn, on the felt.
+        expect(theirs.locator("#table-status .turn-timer")).to_have_count(0)
+        expect(theirs.locator(".turn-timer:visible")).to_have_count(1)
+        active = theirs.locator("#felt .player.active")
+        expect(active.locator(".player-name")).to_have_text(names[id(mine)], use_inner_text=True)
+        expect(active.locator(".turn-timer.ring")).to_be_visible()
+        mine.locator(MOVE).first.click()
+        expect(mine).to_have_title(TITLE)  # the turn moved on: the title is back
+
+
+def test_no_countdown_without_a_turn_timer_and_the_sound_is_remembered(live_server_url, new_page):
+    page = new_page()
+    page.context.add_init_script(AUDIO_SPY)
+    sign_up(page, live_server_url, "solo")
+    open_table(page, live_server_url, "0")
+    page.get_by_role("button", name="Fill empty seats with computers").click()
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator("#table-status .your-turn")).to_be_visible()
+    expect(page).to_have_title(YOUR_TURN)
+    expect(page.locator(".turn-timer")).to_have_count(0)  # a table without a turn timer
+
+    # The live region stays in the page (swapped inside) and tells the player on turn.
+    page.evaluate("window.liveRegion = document.getElementById('announcer')")
+    sound = page.get_by_label("Sound when my turn starts")
+    expect(sound).not_to_be_checked()  # off by default
+    assert page.evaluate("localStorage.getItem('cardroom.turnSound')") is None
+    move_and_wait_for_my_turn(page)
+    assert page.evaluate("document.getElementById('announcer') === window.liveRegion")
+    expect(page.locator("#announcer")).to_contain_text("Your turn.")
+    assert page.evaluate("window.audioUse") == {"contexts": 0, "tones": 0}  # off: no audio
+
+    sound.check()  # a sample tone, and the gesture that lets the later ones play
+    assert page.evaluate("localStorage.getItem('cardroom.turnSound')") == "on"
+    assert page.evaluate("window.audioUse.tones") == 1
+    page.reload()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    expect(sound).to_be_checked()  # remembered
+    move_and_wait_for_my_turn(page)
+    # One tone, for the turn that began; none for opening the page on one's turn.
+    assert page.evaluate("window.audioUse.tones") == 1
+
+    sound.uncheck()
+    assert page.evaluate("localStorage.getItem('cardroom.turnSound')") == "off"
+    page.reload()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    expect(sound).not_to_be_checked()
+    move_and_wait_for_my_turn(page)
+    assert page.evaluate("window.audioUse") == {"contexts": 0, "tones": 0}
