@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import timedelta
 
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from games.models import Match
+from games.models import Match, MatchPlayer
 
 from .steps import sign_up
 
@@ -133,3 +135,27 @@ def test_no_countdown_without_a_turn_timer_and_the_sound_is_remembered(live_serv
     expect(sound).not_to_be_checked()
     move_and_wait_for_my_turn(page)
     assert page.evaluate("window.audioUse") == {"contexts": 0, "tones": 0}
+
+
+def test_a_run_out_timer_makes_one_move_and_the_page_says_so(live_server_url, new_page):
+    page = new_page()
+    sign_up(page, live_server_url, "late")
+    open_table(page, live_server_url, "15")
+    page.get_by_role("button", name="Fill empty seats with computers").click()
+    page.get_by_role("button", name="Start the match").click()
+    expect(page.locator("#table-status .your-turn")).to_be_visible()
+    match = Match.objects.get()
+    # The player sat idle past the timer; a second tab opening makes the driver look again.
+    Match.objects.filter(pk=match.pk).update(turn_started_at=timezone.now() - timedelta(seconds=20))
+    second = new_page()
+    second.context.add_cookies(page.context.cookies())
+    second.goto(page.url)
+    note = page.locator("#table-status .timeout-note")
+    expect(note).to_contain_text("a computer made that move for you (1 of 3)")
+    expect(note).to_contain_text("After 3 in a row, it plays on for you")
+    expect(page.locator(".covered-banner")).to_have_count(0)  # the seat is still the player's
+    expect(page.locator("#table-status .your-turn")).to_be_visible()  # and so is the next turn
+    assert MatchPlayer.objects.get(match=match, user__username="late").timeouts == 1
+    page.locator(MOVE).first.click()
+    expect(note).to_have_count(0)  # the player's own move starts the count again
+    assert MatchPlayer.objects.get(match=match, user__username="late").timeouts == 0
