@@ -14,7 +14,7 @@ DAPHNE_FLAGS ?= --http-timeout $(HTTP_TIMEOUT) --websocket_connect_timeout 5 \
 # Development defaults for `make run`; production sets its own environment.
 export DEBUG ?= 1
 
-.PHONY: run test test-fast test-browser lint format bench clean
+.PHONY: run test test-fast test-browser lint format messages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,12 @@ lint: $(VENV)/.installed-dev
 format: $(VENV)/.installed-dev
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# The translation catalogues (locale/): gather new strings, then compile after translating.
+# Needs GNU gettext here; the compiled .mo files are committed, so running the site does not.
+messages: $(VENV)/.installed-dev
+	$(BIN)/python manage.py makemessages -l bg -l ru --no-obsolete -i ".venv/*" -i "tests/*"
+	$(BIN)/python manage.py compilemessages -i ".venv"
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache test-db.sqlite3*

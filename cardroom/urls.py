@@ -9,6 +9,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", login_view, name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("games.urls")),
 ]

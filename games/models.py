@@ -444,3 +444,22 @@ class UsernameSkeleton(models.Model):
 
     def __str__(self) -> str:
         return self.skeleton
+
+
+class Profile(models.Model):
+    """What a player chose for the site itself, kept with the account (any device)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="profile"
+    )
+    #: The site's language for this player ("": the browser's, as for visitors).
+    language = models.CharField(
+        _("language"), max_length=10, choices=settings.LANGUAGES, blank=True, default=""
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return str(self.user)

@@ -1,16 +1,18 @@
 """What follows a change to an account: logging out or changing the password closes its open
 sockets (as a ban does; a socket whose session is still valid may connect again), and a
-renamed account's look-alike skeleton is kept current."""
+renamed account's look-alike skeleton is kept current, and logging in brings back the
+language the account keeps."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.signals import user_logged_out
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 
+from .languages import remember_on_login
 from .live import close_sockets
 from .models import UsernameSkeleton
 from .text import skeleton
@@ -53,6 +55,7 @@ def remember_username(
 def connect() -> None:
     """Connect the receivers (``GamesConfig.ready``)."""
     user_logged_out.connect(on_logged_out, dispatch_uid="games.sockets.logged_out")
+    user_logged_in.connect(remember_on_login, dispatch_uid="games.language.logged_in")
     user = get_user_model()
     pre_save.connect(note_password_change, sender=user, dispatch_uid="games.sockets.password")
     post_save.connect(on_saved, sender=user, dispatch_uid="games.sockets.password_saved")

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from . import languages
 from .views import accounts, health, history, home, reports, tables
 
 urlpatterns = [
@@ -21,5 +22,6 @@ urlpatterns = [
     path("m/<int:match_id>/replay/", history.replay, name="replay"),
     path("leaderboard/", history.leaderboards, name="leaderboards"),
     path("leaderboard/<str:game>/", history.leaderboard, name="leaderboard"),
+    path("language/", languages.set_language, name="set_language"),
     path("healthz", health.healthz, name="healthz"),
 ]

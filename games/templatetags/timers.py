@@ -36,6 +36,12 @@ def turn_timer(deadline_ms: int | None, seconds: int, shape: str = "bar") -> Saf
     )
 
 
+@register.simple_tag
+def countdown_format() -> str:
+    """How a countdown writes its seconds (``data-format`` of a ``.countdown``)."""
+    return _words()[1]
+
+
 @per_language
 def _words() -> tuple[str, str]:
     """What the countdown says around its figure, in the active language."""

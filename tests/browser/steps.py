@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.utils import translation
 from playwright.sync_api import Page, expect
 
 PASSWORD = "a-Long-secret-42"
@@ -29,12 +32,28 @@ def join_and_sit(pages: list[Page], invite: str, names: list[str]) -> None:
         expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")
 
 
-def skip_to_hand(page: Page) -> None:
+def words(language: str) -> Callable[[str], str]:
+    """What the site says for an English source text in ``language`` (its catalogue's entry)."""
+
+    def say(text: str) -> str:
+        with translation.override(language):
+            return translation.gettext(text)
+
+    return say
+
+
+def switch_language(page: Page, language: str) -> None:
+    """Pick ``language`` with the switcher in the page's header."""
+    page.locator(f".language-switch button[value='{language}']").click()
+    expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+def skip_to_hand(page: Page, say: Callable[[str], str] = str) -> None:
     """Reload (the focus starts at the top) and follow the table's skip link to the hand by
     keyboard: the site's skip link first, then the table's."""
     page.reload()
-    expect(page.locator("#connection")).to_have_text("Connected")
+    expect(page.locator("#connection")).to_have_text(say("Connected"))
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
-    expect(page.locator(":focus")).to_have_text("Skip to your hand")
+    expect(page.locator(":focus")).to_have_text(say("Skip to your hand"))
     page.keyboard.press("Enter")

@@ -1,5 +1,6 @@
-"""A whole Belote deal by keyboard alone in Chromium, with three computer players: bids, eight
-cards, the deal's result on the table, and "Next deal" starting the next auction."""
+"""A whole Belote deal by keyboard alone in Chromium, with the page in Bulgarian and three
+computer players: bids, eight cards, the deal's result on the table, and "Next deal" starting
+the next auction."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from playwright.sync_api import Page, expect
 from games.engines import belote
 from games.models import Match, Move
 
-from .steps import sign_up
+from .steps import sign_up, switch_language, words
 from .test_accessibility import SIZES, serious_violations
 
 PLAYABLE = "#my-area .playable, #my-area .call-button"
@@ -26,15 +27,17 @@ def tab_to(page: Page, selector: str, most: int = 60) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
-def test_a_whole_belote_deal_by_keyboard_alone(live_server_url, new_page):
+def test_a_whole_belote_deal_in_bulgarian_by_keyboard_alone(live_server_url, new_page):
     page = new_page()
     sign_up(page, live_server_url, "keys")
-    page.get_by_label("After each deal").select_option("20")
-    page.get_by_role("button", name="Open the table").click()
-    expect(page.locator("#connection")).to_have_text("Connected")
-    page.get_by_role("button", name="Fill empty seats with computers").focus()
+    switch_language(page, "bg")
+    say = words("bg")
+    page.get_by_label(say("After each deal")).select_option("20")
+    page.get_by_role("button", name=say("Open the table")).click()
+    expect(page.locator("#connection")).to_have_text(say("Connected"))
+    page.get_by_role("button", name=say("Fill empty seats with computers")).focus()
     page.keyboard.press("Enter")
-    page.get_by_role("button", name="Start the match").focus()
+    page.get_by_role("button", name=say("Start the match")).focus()
     page.keyboard.press("Enter")
     expect(page.locator("#board")).to_be_visible()
     bid = False
@@ -56,7 +59,7 @@ def test_a_whole_belote_deal_by_keyboard_alone(live_server_url, new_page):
     humans = Move.objects.exclude(user=None)
     assert humans.filter(action__regex=r"^[789TJQKA][CDHS]$").count() == 8  # all eight cards
     end = page.locator(".deal-end")
-    expect(end).to_contain_text("Deal 1 is over")
+    expect(end).to_contain_text(say("Deal %(n)s is over") % {"n": 1})
     expect(end.locator(".deal-summary")).to_be_visible()
     expect(page.locator("#felt .trick-card.resting")).to_have_count(4)  # the last trick stays
     expect(page.locator(".score-sheet .new-row")).to_have_count(1)

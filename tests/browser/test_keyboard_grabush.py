@@ -1,4 +1,5 @@
-"""A whole Grabush game by keyboard alone in Chromium: a player against a computer picks each
+"""A whole Grabush game by keyboard alone in Chromium, with the page in Russian (the language the
+game comes to us in): a player against a computer picks each
 card and its target with Tab, Shift+Tab, Enter and Space until the game ends, and after every
 swap of the board the focus is on a control that makes sense (the picked card, or something to
 play when it is the player's turn again), never lost to the page's body."""
@@ -17,7 +18,7 @@ from games.live import consumers
 from games.models import Match, Move
 from games.presenters.grabush import split_action
 
-from .steps import sign_up, skip_to_hand
+from .steps import sign_up, skip_to_hand, switch_language, words
 
 #: Focusable controls in the order Tab visits them (the page sets no positive tabindex).
 NEXT_TAB = """(wanted) => {
@@ -80,24 +81,30 @@ def quick_hands(monkeypatch):
     monkeypatch.setattr(consumers, "FRAME_RATE", 100.0)
 
 
-def test_a_whole_grabush_game_against_a_computer_by_keyboard_alone(
+def test_a_whole_grabush_game_in_russian_against_a_computer_by_keyboard_alone(
     quick_hands, live_server_url, new_page
 ):
     page = new_page()
     page.set_viewport_size({"width": 1280, "height": 800})
     sign_up(page, live_server_url, "keys")
+    switch_language(page, "ru")  # the game in Russian, the language it comes to us in
+    say = words("ru")
     page.goto(live_server_url + "/")  # loaded: htmx swaps in the options of the game chosen
-    page.get_by_label("Game").select_option("grabush")
-    expect(page.get_by_label("Players")).to_have_value("2")  # the shortest game: 2 players,
-    expect(page.get_by_label("Stock size")).to_have_value("20")  # the smallest stocks
-    page.get_by_role("button", name="Open the table").click()
-    expect(page.locator("#connection")).to_have_text("Connected")
-    page.get_by_label("Computer level").select_option("easy")
-    page.get_by_role("button", name="Fill empty seats with computers").click()
-    page.get_by_role("button", name="Start the match").click()
+    page.get_by_label(say("Game"), exact=True).select_option("grabush")
+    expect(page.get_by_label(say("Players"), exact=True)).to_have_value(
+        "2"
+    )  # the shortest game: 2 players,
+    expect(page.get_by_label(say("Stock size"), exact=True)).to_have_value(
+        "20"
+    )  # the smallest stocks
+    page.get_by_role("button", name=say("Open the table")).click()
+    expect(page.locator("#connection")).to_have_text(say("Connected"))
+    page.get_by_label(say("Computer level"), exact=True).select_option("easy")
+    page.get_by_role("button", name=say("Fill empty seats with computers")).click()
+    page.get_by_role("button", name=say("Start the match")).click()
     expect(page.locator(".grabush-board")).to_be_visible()
     seat = Match.objects.get().players.get(user__username="keys").seat
-    skip_to_hand(page)
+    skip_to_hand(page, say)
     expect(page.locator("#my-area")).to_be_focused()
 
     rng = random.Random(7)
@@ -132,5 +139,8 @@ def test_a_whole_grabush_game_against_a_computer_by_keyboard_alone(
     else:
         raise AssertionError("the game did not end")
     result = page.locator(".result-banner .result")
-    expect(result).to_have_text(re.compile("You won!|You lost.|The game is drawn."))
+    outcomes = "|".join(
+        re.escape(say(text)) for text in ("You won!", "You lost.", "The game is drawn.")
+    )
+    expect(result).to_have_text(re.compile(outcomes))
     assert Move.objects.filter(user__username="keys").count() == moves
