@@ -57,9 +57,9 @@ class Table(models.Model):
     quick = models.BooleanField(_("quick game"), default=False)
     code = models.CharField(_("invite code"), max_length=32, unique=True, default=new_invite_code)
     #: Grows with every change anyone can see (seats, status, moves): live views compare it.
-    revision = models.PositiveIntegerField(default=0)
+    revision = models.PositiveIntegerField(default=0, verbose_name=_("revision"))
     #: Seats whose players asked for a rematch after the last match.
-    rematch_votes = models.JSONField(default=list, blank=True)
+    rematch_votes = models.JSONField(default=list, blank=True, verbose_name=_("rematch votes"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -78,7 +78,9 @@ class Table(models.Model):
 class Seat(models.Model):
     """One chair at a table: empty, a user, or (later) a computer player."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
     index = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -123,7 +125,9 @@ class Match(models.Model):
         FINISHED = "finished", _("Finished")
         ABORTED = "aborted", _("Aborted")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="matches")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="matches", verbose_name=_("table")
+    )
     number = models.PositiveIntegerField(_("number"))
     game = models.CharField(_("game"), max_length=20, choices=game_choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
@@ -143,7 +147,9 @@ class Match(models.Model):
     #: While a finished deal's result shows: when the next deal starts at the latest.
     paused_until = models.DateTimeField(_("deal result shown until"), null=True, blank=True)
     #: Seats whose humans asked for the next deal during the pause.
-    ready_seats = models.JSONField(default=list, blank=True)
+    ready_seats = models.JSONField(
+        default=list, blank=True, verbose_name=_("ready for the next deal")
+    )
     started_at = models.DateTimeField(_("started"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
 
@@ -170,7 +176,9 @@ class Outcome(models.TextChoices):
 class MatchPlayer(models.Model):
     """Who sat where in a match (kept when seats change later)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="players")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="players", verbose_name=_("match")
+    )
     seat = models.PositiveSmallIntegerField(_("seat"))
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -178,24 +186,29 @@ class MatchPlayer(models.Model):
         null=True,
         blank=True,
         related_name="match_seats",
+        verbose_name=_("user"),
     )
-    bot_level = models.CharField(max_length=10, blank=True)
+    bot_level = models.CharField(max_length=10, blank=True, verbose_name=_("computer player"))
     #: A computer player moves for this human (timer ran out, away too long, or banned) until
     #: they act again.
-    covered = models.BooleanField(default=False)
+    covered = models.BooleanField(default=False, verbose_name=_("covered by a computer"))
     #: When this human's last connection to the table closed (None while connected).
-    away_since = models.DateTimeField(null=True, blank=True)
+    away_since = models.DateTimeField(null=True, blank=True, verbose_name=_("away since"))
     #: Turns in a row this human's timer ran out (a computer moved once for each).
-    timeouts = models.PositiveSmallIntegerField(default=0)
+    timeouts = models.PositiveSmallIntegerField(default=0, verbose_name=_("timeouts in a row"))
     #: The match version at which this human took the seat over from a computer player ("Play
     #: now" at a quick table); None when they sat there from the start.
-    joined_version = models.PositiveIntegerField(null=True, blank=True)
+    joined_version = models.PositiveIntegerField(
+        null=True, blank=True, verbose_name=_("joined at version")
+    )
     #: How the match ended for this seat; set (with the ratings) when the match finishes.
     outcome = models.CharField(
         _("outcome"), max_length=4, choices=Outcome.choices, blank=True, default=""
     )
 
     class Meta:
+        verbose_name = _("match player")
+        verbose_name_plural = _("match players")
         ordering = ["match", "seat"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seat"], name="matchplayer_unique_seat")
@@ -210,12 +223,18 @@ class MatchPlayer(models.Model):
 class Move(models.Model):
     """An accepted action, in order: the append-only log a match is replayed from."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="moves", verbose_name=_("match")
+    )
     seq = models.PositiveIntegerField(_("number"))
     seat = models.PositiveSmallIntegerField(_("seat"))
     action = models.CharField(_("action"), max_length=64)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("user"),
     )
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
@@ -233,11 +252,14 @@ class Rating(models.Model):
     """A user's current OpenSkill rating in one game (see :mod:`games.ratings`)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        verbose_name=_("user"),
     )
     game = models.CharField(_("game"), max_length=20, choices=game_choices)
-    mu = models.FloatField()
-    sigma = models.FloatField()
+    mu = models.FloatField(verbose_name=_("skill (mu)"))
+    sigma = models.FloatField(verbose_name=_("uncertainty (sigma)"))
     #: The displayed rating, ``games.ratings.display_rating(mu, sigma)`` (leaderboards sort by it).
     rating = models.IntegerField(_("rating"))
     games = models.PositiveIntegerField(_("rated matches"), default=0)
@@ -259,18 +281,23 @@ class RatingChange(models.Model):
     """What one rated match did to one player's rating (the profile's rating chart)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("user"),
     )
     game = models.CharField(_("game"), max_length=20, choices=game_choices)
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-    rating_before = models.IntegerField()
-    rating_after = models.IntegerField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("match")
+    )
+    mu_before = models.FloatField(verbose_name=_("skill before"))
+    sigma_before = models.FloatField(verbose_name=_("uncertainty before"))
+    mu_after = models.FloatField(verbose_name=_("skill after"))
+    sigma_after = models.FloatField(verbose_name=_("uncertainty after"))
+    rating_before = models.IntegerField(verbose_name=_("rating before"))
+    rating_after = models.IntegerField(verbose_name=_("rating after"))
     #: When the match finished (kept when ratings are rebuilt, so charts stay in order).
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("time"))
 
     class Meta:
         verbose_name = _("rating change")
@@ -295,9 +322,14 @@ class ChatMessage(models.Model):
 
     MAX_LENGTH = 300
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_messages")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="chat_messages", verbose_name=_("table")
+    )
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+        verbose_name=_("user"),
     )
     text = models.CharField(_("text"), max_length=MAX_LENGTH)
     hidden = models.BooleanField(_("hidden"), default=False)
@@ -319,8 +351,12 @@ class Server(models.Model):
     presences are then ignored, and swept by the next live process (see games.live.presence).
     """
 
-    name = models.CharField(max_length=100, primary_key=True)
-    seen_at = models.DateTimeField()
+    name = models.CharField(max_length=100, primary_key=True, verbose_name=_("name"))
+    seen_at = models.DateTimeField(verbose_name=_("seen at"))
+
+    class Meta:
+        verbose_name = _("server process")
+        verbose_name_plural = _("server processes")
 
     def __str__(self) -> str:
         return self.name
@@ -329,13 +365,21 @@ class Server(models.Model):
 class Presence(models.Model):
     """One open websocket of a user at a table (presence dots; several tabs allowed)."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="presences")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
-    server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="presences")
-    channel_name = models.CharField(max_length=200, unique=True)
-    connected_at = models.DateTimeField(auto_now_add=True)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="presences", verbose_name=_("table")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("user")
+    )
+    server = models.ForeignKey(
+        Server, on_delete=models.CASCADE, related_name="presences", verbose_name=_("server")
+    )
+    channel_name = models.CharField(max_length=200, unique=True, verbose_name=_("channel"))
+    connected_at = models.DateTimeField(auto_now_add=True, verbose_name=_("connected at"))
 
     class Meta:
+        verbose_name = _("presence")
+        verbose_name_plural = _("presences")
         indexes = [models.Index(fields=["table", "user"])]
 
     def __str__(self) -> str:
@@ -350,7 +394,10 @@ class Sanction(models.Model):
         BAN = "ban", _("Ban")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sanctions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sanctions",
+        verbose_name=_("user"),
     )
     kind = models.CharField(_("kind"), max_length=4, choices=Kind.choices)
     reason = models.CharField(_("reason"), max_length=300)
@@ -434,6 +481,7 @@ class UsernameSkeleton(models.Model):
         on_delete=models.CASCADE,
         primary_key=True,
         related_name="username_skeleton",
+        verbose_name=_("user"),
     )
     skeleton = models.TextField(_("skeleton"))
 
@@ -450,7 +498,11 @@ class Profile(models.Model):
     """What a player chose for the site itself, kept with the account (any device)."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="profile",
+        verbose_name=_("user"),
     )
     #: The site's language for this player ("": the browser's, as for visitors).
     language = models.CharField(

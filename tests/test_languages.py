@@ -3,6 +3,8 @@ logged-in player's choice kept in their profile for every device they log in on.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.conf import settings
 from django.test import Client
@@ -76,3 +78,26 @@ def test_a_player_without_a_choice_keeps_the_browsers_language(make_user):
     browser = Client(HTTP_ACCEPT_LANGUAGE="ru")
     browser.post(reverse("login"), {"username": "petar", "password": "a-Long-secret-42"})
     assert html_lang(browser.get("/")) == "ru"
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("bg", "02 Декември 2026"), ("ru", "2 декабря 2026"), ("en", "Dec. 2, 2026")],
+)
+def test_dates_are_written_the_languages_way(client, make_user, language, written):
+    user = make_user("dara")
+    type(user).objects.filter(pk=user.pk).update(date_joined="2026-12-02T10:00:00Z")
+    page = client.get(f"/u/{user.username}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert written in page
+
+
+@pytest.mark.parametrize("language", ["bg", "ru"])
+def test_the_password_reset_mail_speaks_the_language(client, make_user, mailoutbox, language):
+    user = make_user("mila")
+    user.email = "mila@example.com"
+    user.save()
+    client.post("/accounts/password_reset/", {"email": user.email}, HTTP_ACCEPT_LANGUAGE=language)
+    (mail,) = mailoutbox
+    known = r"https?://\S+|mila|testserver|example|com|Cardroom"  # link, name, address, brand
+    text = re.sub(known, " ", mail.subject + mail.body)
+    assert re.findall(r"[A-Za-z]{2,}", text) == []

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import polib
 import pytest
+from django.apps import apps
 from django.conf import settings
 from django.test import Client
 from django.utils import translation
@@ -79,6 +80,18 @@ def test_the_compiled_catalogue_matches_its_source(language):
 
     compiled = polib.mofile(str(LOCALE / language / "LC_MESSAGES" / "django.mo"))
     assert entries(compiled) == entries(catalogue(language))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_admin_names_our_models_and_their_fields_in_the_language(language):
+    english = []
+    with translation.override(language):
+        for model in apps.get_app_config("games").get_models():
+            meta = model._meta
+            labels = [meta.verbose_name, meta.verbose_name_plural]
+            labels += [field.verbose_name for field in meta.get_fields() if not field.auto_created]
+            english += [(model.__name__, str(label)) for label in labels if str(label).isascii()]
+    assert english == []
 
 
 def glossary() -> list[tuple[str, str, str, str]]:
