@@ -65,6 +65,15 @@ def test_pages_for_visitors(live_server_url, new_page):
         check(page, live_server_url + path)
 
 
+@pytest.mark.parametrize("language", ["bg", "ru"])
+def test_pages_in_bulgarian_and_russian(live_server_url, new_page, language):
+    page = new_page()
+    page.set_extra_http_headers({"Accept-Language": language})
+    for path in ("/", "/signup/", "/rules/belote/", "/rules/grabush/"):
+        check(page, live_server_url + path)
+        expect(page.locator("html")).to_have_attribute("lang", language)
+
+
 def test_belote_table_states(live_server_url, new_page):
     everyone = make_players(8)
     users = everyone[:4]
