@@ -29,6 +29,11 @@
     return null;
   }
 
+  // A control that can take the focus: not disabled, and shown.
+  function focusable(element) {
+    return !!element && !element.disabled && element.getClientRects().length > 0;
+  }
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
     kept = describe(document.activeElement) || kept;
   });
@@ -40,10 +45,13 @@
     }
     if (!kept || (document.activeElement && document.activeElement !== document.body)) return;
     var again = find(kept);
-    if (!again && document.querySelector(".your-turn, .next-deal")) again = document.querySelector(PLAYABLE);
+    if (!focusable(again)) again = null;
+    if (!again && document.querySelector(".your-turn, .next-deal")) {
+      again = Array.prototype.find.call(document.querySelectorAll(PLAYABLE), focusable) || null;
+    }
     if (again) {
       again.focus({ preventScroll: false });
-      kept = describe(again);
+      if (document.activeElement === again) kept = describe(again);
     }
   });
 })();
