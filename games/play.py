@@ -198,9 +198,11 @@ def _save(
     user: AbstractBaseUser | None,
     before: Any,
     pause_until: datetime | None = None,
+    new_deal: bool = False,
 ) -> None:
     """Store ``state`` (which ``action`` made from ``before``) as the match's next version and
-    log the action; ``pause_until``: the deal it finished shows until then.
+    log the action; ``new_deal``: it finished a deal and the next began, whose result shows
+    until ``pause_until``.
 
     The match row is updated only if it is still at ``match.version`` and running (compare and
     set): of two moves made on one version, by two processes or two tabs, one applies and the
@@ -227,7 +229,7 @@ def _save(
         )
     if not _compare_and_set(match, fields):
         raise StaleMove(_("The table moved on since your last view; here it is again."))
-    if state.to_act is not None and spec.deals_done(state) > spec.deals_done(before):
+    if new_deal:
         hand_over_claimed_seats(table, match, version + 1)  # "Play now" players sit in
     user_id = user.pk if user is not None and user.is_authenticated else None
     _log(match.pk, version + 1, seat, action, user_id)
@@ -323,10 +325,12 @@ def apply_action(
             state = spec.engine.apply(before, seat, action)
         except IllegalAction as error:
             raise TableError(illegal_message(error)) from None
-        if unlocked and (state.to_act is None or spec.deals_done(state) > spec.deals_done(before)):
+        # A deal ended and the match goes on: the next one starts (after a pause, maybe).
+        new_deal = state.to_act is not None and spec.deals_done(state) > spec.deals_done(before)
+        if unlocked and (state.to_act is None or new_deal):
             table = lock_table(table_id)  # the match or deal ends: the table may change too
-        pause_until = _pause_after(spec, match, players, before, state)
-        _save(table, match, spec, state, seat, action, user, before, pause_until)
+        pause_until = _pause_after(spec, match, players, state) if new_deal else None
+        _save(table, match, spec, state, seat, action, user, before, pause_until, new_deal)
         changes = _seat_changes(players, seat, player, cover, timed_out)
         if changes:
             MatchPlayer.objects.filter(match_id=match.pk, seat=seat).update(**changes)
@@ -369,12 +373,11 @@ def pause_active(match: Match) -> bool:
     return match.paused_until is not None and match.paused_until > timezone.now()
 
 
-def _pause_after(
-    spec, match: Match, players: list[MatchPlayer], before: Any, state: Any
-) -> datetime | None:
-    """Until when the deal that ``state`` just finished shows, if it did and humans play."""
+def _pause_after(spec, match: Match, players: list[MatchPlayer], state: Any) -> datetime | None:
+    """Until when the deal that ``state`` just finished shows, if it was played and humans
+    play."""
     seconds = spec.deal_pause_seconds(match.options)
-    if not seconds or state.to_act is None or not spec.deal_played_out(before, state):
+    if not seconds or not spec.last_deal_played(state):
         return None
     if all(player.user_id is None for player in players):
         return None

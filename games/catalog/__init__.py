@@ -79,9 +79,9 @@ class Game:
         """How long a finished deal's result stays before the next deal starts (0: at once)."""
         return 0
 
-    def deal_played_out(self, before: Any, state: Any) -> bool:
-        """Whether the move from ``before`` to ``state`` finished a deal that was played (its
-        result is worth a pause; a thrown-in deal is not)."""
+    def last_deal_played(self, state: Any) -> bool:
+        """Whether the last finished deal was played (its result is worth a pause; a thrown-in
+        deal's is not)."""
         return False
 
     @property

@@ -79,10 +79,9 @@ class Belote(Game):
     def deal_pause_seconds(self, options: dict[str, Any]) -> int:
         return int(options.get("deal_pause", 0))
 
-    def deal_played_out(self, before: Any, state: Any) -> bool:
+    def last_deal_played(self, state: Any) -> bool:
         results = engine.deal_results(state)
-        finished = len(results) > len(engine.deal_results(before))
-        return finished and results[-1]["contract"] is not None
+        return bool(results) and results[-1]["contract"] is not None
 
     def record_context(self, view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         return {"sheet": presenter.score_sheet(view, 0, names)}
