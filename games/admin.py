@@ -162,8 +162,8 @@ class MoveInline(admin.TabularInline):
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
-    """Matches; the seed, engine state and move log only once a match has ended (while it runs
-    they hold every hand and every face-down card)."""
+    """Matches; the secret, contributions, seed, engine state and move log only once a match
+    has ended (while it runs they hold every hand and every face-down card)."""
 
     list_display = ("id", "game", "table", "number", "status", "started_at", "finished_at")
     list_filter = ("game", "status", "started_at")
@@ -181,10 +181,12 @@ class MatchAdmin(ReadOnlyAdmin):
         "finished_at",
         "replay_link",
     )
-    ended_fields = ("seed", "engine_state")
+    ended_fields = ("secret", "contributions", "seed", "engine_state")
     readonly_fields = fields + ended_fields
     #: Fields no changelist lookup may touch: filtering on them would probe a running match.
-    secret_fields = frozenset({"seed", "state", "last_seat", "last_action", "moves"})
+    secret_fields = frozenset(
+        {"secret", "contributions", "seed", "state", "last_seat", "last_action", "moves"}
+    )
     inlines = [MoveInline]
 
     @staticmethod
@@ -223,8 +225,15 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ("game", "status", "is_private", "created_at")
     search_fields = ("code", "owner__username", "seats__user__username")
     list_select_related = ("owner",)
+    #: The next match's secret is shown to nobody, staff included (``games.fair_deals``).
+    exclude = ("next_secret",)
     readonly_fields = ("code", "revision", "created_at", "updated_at")
     actions = ["abort_tables"]
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if lookup.split(LOOKUP_SEP, 1)[0] in ("next_secret", "matches", "seats"):
+            return False
+        return super().lookup_allowed(lookup, value, request)
 
     @admin.action(description=_("Abort the selected tables"), permissions=["change"])
     def abort_tables(self, request: HttpRequest, queryset: QuerySet) -> None:

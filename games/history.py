@@ -17,10 +17,12 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext as _
 
+from . import fair_deals, reviews
 from .catalog import Game, all_games, game_label, get_game
 from .computers import computer_name
+from .engines import chance
 from .models import Match, MatchPlayer, Outcome, Rating, RatingChange
-from .replay import logged_moves, state_after
+from .replay import final_state, logged_moves, state_after
 
 #: Matches a profile lists per page.
 MATCHES_PER_PAGE = 20
@@ -277,8 +279,87 @@ def match_record(match: Match) -> dict[str, Any]:
         "view": view,
     }
     record["record_template"] = spec.record_template
+    record["reviewable"] = spec.reviewable_deals(state)
+    record["fair"] = fair_record(match, names)
     record.update(spec.record_context(view, names))
     return record
+
+
+def fair_record(match: Match, names: dict[int, str]) -> dict[str, Any] | None:
+    """What an ended match's record shows of how its deals were fixed (None for a match made
+    without a commitment, or one still running: then nothing of it may show)."""
+    if match.status == Match.Status.RUNNING or not match.secret:
+        return None
+    return {
+        "commitment": match.commitment,
+        "secret": match.secret,
+        "seed": match.seed,
+        "contributions": [
+            {"number": c["seat"] + 1, "name": names.get(c["seat"], ""), "value": c["value"]}
+            for c in match.contributions
+        ],
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Deal reviews
+
+
+def review_page(match: Match, number: int) -> dict[str, Any] | None:
+    """What a deal's review page shows (None: that deal has no review). The first asking works
+    the review out (``games.reviews``)."""
+    review = reviews.deal_review(match, number)
+    if review is None:
+        return None
+    spec = get_game(match.game)
+    players = list(match.players.select_related("user").order_by("seat"))
+    names = {player.seat: player_name(player) for player in players}
+    numbers = spec.reviewable_deals(spec.engine.loads(match.state))
+    at = numbers.index(number)
+    return {
+        "match": match,
+        "game_label": game_label(match.game),
+        "number": number,
+        "previous": numbers[at - 1] if at > 0 else None,
+        "next": numbers[at + 1] if at + 1 < len(numbers) else None,
+        **spec.review_context(review, names),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Match log
+
+
+#: What ``games.verify`` reads.
+LOG_FORMAT, LOG_VERSION = "cardroom-match-log", 1
+
+
+def match_log(match: Match) -> dict[str, Any]:
+    """An ended match's log for anyone to check with ``python -m games.verify``: the game and
+    options, the secret with its commitment, the contributions, the seed, the deals it gave,
+    every action with its seat, and the result (None for a match that was stopped)."""
+    if match.status == Match.Status.RUNNING or not match.secret:
+        raise ValueError("only an ended match with a commitment has a log")
+    spec = get_game(match.game)
+    moves = logged_moves(match)
+    state = final_state(match)
+    return {
+        "format": LOG_FORMAT,
+        "version": LOG_VERSION,
+        "deal_algorithm": chance.ALGORITHM,
+        "seed_algorithm": fair_deals.SEED_ALGORITHM,
+        "match": match.pk,
+        "game": match.game,
+        "options": spec.engine_options(match.options),
+        "commitment": match.commitment,
+        "secret": match.secret,
+        "contributions": match.contributions,
+        "seed": match.seed,
+        "deals": spec.drawn_deals(match.seed, match.options, state),
+        "actions": [[seat, action] for seat, action in moves],
+        "status": match.status,
+        "result": match.result if match.status == Match.Status.FINISHED else None,
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -350,6 +431,7 @@ def replay_step(match: Match, step: Any) -> dict[str, Any]:
             "next": min(step + 1, total),
             "last_move": last_move,
             "matches_record": step == total and engine.dumps(state) == match.state,
+            "review_deal": (spec.reviewable_deals(state) or [None])[-1],
         }
     )
     return context

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from . import fair_deals
 from .catalog import game_choices
 from .computers import computer_name
 
@@ -25,9 +26,10 @@ def new_invite_code() -> str:
     return secrets.token_urlsafe(16)
 
 
-def new_seed() -> int:
-    """A random 63-bit seed for a match (stored, so the match can be replayed)."""
-    return secrets.randbits(63)
+def new_seed() -> str:
+    """A seed from a fresh secret and no contributions, for a match made other than by starting
+    it at a table (which records its secret and contributions)."""
+    return fair_deals.derive_seed(fair_deals.new_secret(), [])
 
 
 class Table(models.Model):
@@ -60,6 +62,11 @@ class Table(models.Model):
     revision = models.PositiveIntegerField(default=0, verbose_name=_("revision"))
     #: Seats whose players asked for a rematch after the last match.
     rematch_votes = models.JSONField(default=list, blank=True, verbose_name=_("rematch votes"))
+    #: The server's secret for the next match's deals (``games.fair_deals``): never shown; its
+    #: commitment is, before any contribution is taken.
+    next_secret = models.CharField(
+        _("secret of the next match"), max_length=64, default=fair_deals.new_secret
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
@@ -73,6 +80,11 @@ class Table(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("table", args=[self.code])
+
+    @property
+    def next_commitment(self) -> str:
+        """The SHA-256 of the next match's secret, shown at the table."""
+        return fair_deals.commitment(self.next_secret)
 
 
 class Seat(models.Model):
@@ -92,6 +104,8 @@ class Seat(models.Model):
     )
     #: Level of the computer player in this seat ("" for none).
     bot_level = models.CharField(_("computer player"), max_length=10, blank=True)
+    #: The random contribution of this seat's player's browser to the next match's seed.
+    contribution = models.CharField(_("contribution to the deals"), max_length=64, blank=True)
 
     class Meta:
         verbose_name = _("seat")
@@ -131,7 +145,11 @@ class Match(models.Model):
     number = models.PositiveIntegerField(_("number"))
     game = models.CharField(_("game"), max_length=20, choices=game_choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
-    seed = models.BigIntegerField(_("seed"), default=new_seed)
+    #: The deals come from the seed (``games.engines.chance``), the seed from the secret and
+    #: the contributions (``games.fair_deals``); none of the three is shown while it runs.
+    seed = models.CharField(_("seed"), max_length=64, default=new_seed)
+    secret = models.CharField(_("secret"), max_length=64, blank=True)
+    contributions = models.JSONField(_("contributions"), default=list, blank=True)
     state = models.TextField(_("engine state"))
     version = models.PositiveIntegerField(_("version"), default=0)
     status = models.CharField(
@@ -163,6 +181,35 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} match {self.pk}"
+
+    @property
+    def commitment(self) -> str:
+        """The SHA-256 of the match's secret, shown before it started ("" for none)."""
+        return fair_deals.commitment(self.secret) if self.secret else ""
+
+
+class DealReview(models.Model):
+    """What a finished deal's cards allowed (``games.analysis``): worked out once, then kept."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="deal_reviews", verbose_name=_("match")
+    )
+    #: The deal's number on the score sheet (1 for the first, thrown-in deals counted).
+    deal = models.PositiveSmallIntegerField(_("deal"))
+    #: The analysis' version: a review made by another version is worked out again.
+    version = models.PositiveSmallIntegerField(_("version"))
+    data = models.JSONField(_("review"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("deal review")
+        verbose_name_plural = _("deal reviews")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "deal"], name="deal_review_unique_deal")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} deal {self.deal}"
 
 
 class Outcome(models.TextChoices):

@@ -21,14 +21,16 @@ from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import ratings
+from . import fair_deals, ratings
 from .catalog import get_game
 from .engines import IllegalAction
 from .models import Match, MatchPlayer, Move, Table
 from .tables import (
     TableError,
     bump,
+    checked_contribution,
     hand_over_claimed_seats,
+    keep_contribution,
     lock_table,
     quick_rematch_seats,
 )
@@ -78,18 +80,30 @@ def lock_with_match(table_id: int) -> tuple[Table, Match | None]:
 
 
 def _begin_match(table: Table) -> Match:
-    """Start a match on the table's current seats (the table is locked by the caller)."""
+    """Start a match on the table's current seats (the table is locked by the caller).
+
+    Its deals come from the table's committed secret and its players' contributions
+    (``games.fair_deals``); the table then commits to a new secret for the match after it.
+    """
     seats = list(table.seats.all())
     if any(seat.is_free for seat in seats):
         raise TableError(_("Every seat must be taken before the match can start."))
     spec = get_game(table.game)
     last = current_match(table)
+    contributions: list[fair_deals.Contribution] = [
+        {"seat": seat.index, "value": seat.contribution}
+        for seat in seats
+        if seat.user_id is not None and seat.contribution
+    ]
     match = Match(
         table=table,
         number=(last.number + 1) if last else 1,
         game=table.game,
         options=table.options,
         turn_started_at=timezone.now(),
+        secret=table.next_secret,
+        contributions=contributions,
+        seed=fair_deals.derive_seed(table.next_secret, contributions),
     )
     match.state = spec.engine.dumps(spec.new_state(match.seed, table.options))
     match.save()
@@ -97,15 +111,18 @@ def _begin_match(table: Table) -> Match:
         MatchPlayer(match=match, seat=seat.index, user_id=seat.user_id, bot_level=seat.bot_level)
         for seat in seats
     )
+    table.seats.exclude(contribution="").update(contribution="")
     table.status = Table.Status.PLAYING
     table.rematch_votes = []
-    bump(table, "status", "rematch_votes")
+    table.next_secret = fair_deals.new_secret()
+    bump(table, "status", "rematch_votes", "next_secret")
     return match
 
 
-def start_match(table_id: int, user: AbstractBaseUser) -> Match:
+def start_match(table_id: int, user: AbstractBaseUser, contribution: str = "") -> Match:
     """The table's creator starts the first match once every seat is filled (later matches
-    start through :func:`vote_rematch`)."""
+    start through :func:`vote_rematch`); ``contribution``: their browser's share of its seed."""
+    contribution = checked_contribution(contribution)
     with transaction.atomic():
         table = lock_table(table_id)
         if table.owner_id != user.pk:
@@ -116,6 +133,7 @@ def start_match(table_id: int, user: AbstractBaseUser) -> Match:
             raise TableError(_("This table was closed."))
         if table.status == Table.Status.FINISHED:
             raise TableError(_("A new match starts when every player asks for a rematch."))
+        keep_contribution(table, user, contribution)
         return _begin_match(table)
 
 
@@ -128,8 +146,10 @@ class RematchVote(NamedTuple):
     match: Match | None
 
 
-def vote_rematch(table_id: int, user: AbstractBaseUser) -> RematchVote:
-    """Ask for a rematch on the same seats; the new match starts when every player asked."""
+def vote_rematch(table_id: int, user: AbstractBaseUser, contribution: str = "") -> RematchVote:
+    """Ask for a rematch on the same seats; the new match starts when every player asked.
+    ``contribution``: the player's browser's share of its seed."""
+    contribution = checked_contribution(contribution)
     with transaction.atomic():
         table = lock_table(table_id)
         if table.status != Table.Status.FINISHED:
@@ -138,6 +158,7 @@ def vote_rematch(table_id: int, user: AbstractBaseUser) -> RematchVote:
         mine = [seat.index for seat in seats if seat.user_id == user.pk]
         if not mine:
             raise TableError(_("Only the players can ask for a rematch."))
+        keep_contribution(table, user, contribution)
         votes = sorted(set(table.rematch_votes) | set(mine))
         humans = {seat.index for seat in seats if seat.user_id is not None}
         if table.quick:

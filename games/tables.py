@@ -19,9 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import limits
+from . import fair_deals, limits
 from .catalog import get_game
-from .computers import DEFAULT_BOT_LEVEL
 from .models import Match, MatchPlayer, Seat, Table
 
 
@@ -69,6 +68,21 @@ def _too_many_tables() -> TableError:
     )
 
 
+def checked_contribution(value: str) -> str:
+    """A player's contribution to the next match's seed, "" for none (``games.fair_deals``)."""
+    if value and not fair_deals.is_contribution(value):
+        raise TableError(
+            _("Your browser's contribution to the deals was not 64 hexadecimal digits.")
+        )
+    return value
+
+
+def keep_contribution(table: Table, user: AbstractBaseUser, value: str) -> None:
+    """Record ``user``'s contribution to the table's next match, if they sent one."""
+    if value:
+        Seat.objects.filter(table=table, user=user).update(contribution=value)
+
+
 def lock_table(table_id: int) -> Table:
     """Fetch a table for update inside the caller's transaction (the per-table lock)."""
     try:
@@ -90,9 +104,11 @@ def _require_seating_allowed(table: Table) -> None:
         raise TableError(_("This table was closed."))
 
 
-def take_seat(table_id: int, user: AbstractBaseUser, index: int) -> bool:
+def take_seat(table_id: int, user: AbstractBaseUser, index: int, contribution: str = "") -> bool:
     """Seat ``user`` at ``index``, leaving any other seat they had at this table; return
-    whether anything changed (False: they sit there already)."""
+    whether anything changed (False: they sit there already). ``contribution``: their browser's
+    share of the next match's seed."""
+    contribution = checked_contribution(contribution)
     with transaction.atomic():
         table = lock_table(table_id)
         _require_seating_allowed(table)
@@ -106,10 +122,10 @@ def take_seat(table_id: int, user: AbstractBaseUser, index: int) -> bool:
             raise TableError(_("That seat is taken."))
         for seat in seats:
             if seat.user_id == user.pk:
-                seat.user = None
-                seat.save(update_fields=["user"])
-        target.user = user
-        target.save(update_fields=["user"])
+                seat.user, seat.contribution = None, ""
+                seat.save(update_fields=["user", "contribution"])
+        target.user, target.contribution = user, contribution
+        target.save(update_fields=["user", "contribution"])
         table.rematch_votes = []
         bump(table, "rematch_votes")
     return True
@@ -124,7 +140,7 @@ def leave_seat(table_id: int, user: AbstractBaseUser) -> Table:
             _leave_quick_table(table, user)
             return table
         _require_seating_allowed(table)
-        if not Seat.objects.filter(table=table, user=user).update(user=None):
+        if not Seat.objects.filter(table=table, user=user).update(user=None, contribution=""):
             raise TableError(_("You are not sitting at this table."))
         table.rematch_votes = []
         bump(table, "rematch_votes")
@@ -198,6 +214,14 @@ class PlayNow(NamedTuple):
     how: str
 
 
+class ShownSecret(NamedTuple):
+    """The secret of a player's next quick table, whose commitment their "Play now" page
+    showed, and the contribution their browser sent with the click."""
+
+    secret: str
+    contribution: str
+
+
 def default_options(game: str) -> dict[str, Any]:
     """The options a table of ``game`` gets when nobody chooses: its options form's initial
     values."""
@@ -205,11 +229,14 @@ def default_options(game: str) -> dict[str, Any]:
     return {name: field.initial for name, field in fields.items()}
 
 
-def play_now(user: AbstractBaseUser, game: str) -> PlayNow:
+def play_now(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None) -> PlayNow:
     """Seat ``user`` at a quick table of ``game``: theirs if they sit at one already, else a
     computer player's seat at a running one (theirs from the next deal), else a new table
-    with computer players in the other seats, started at once."""
+    with computer players in the other seats, started at once (its first match from
+    ``shown``, when given)."""
     get_game(game)  # LookupError for a game the site does not offer
+    if shown is not None:
+        shown = shown._replace(contribution=checked_contribution(shown.contribution))
     mine = Table.objects.filter(
         quick=True,
         game=game,
@@ -226,7 +253,7 @@ def play_now(user: AbstractBaseUser, game: str) -> PlayNow:
         except SeatGone:
             continue  # another player took the last one meanwhile, or the match ended
         return PlayNow(table, "claimed")
-    return PlayNow(open_quick_table(user, game), "created")
+    return PlayNow(open_quick_table(user, game, shown), "created")
 
 
 def joinable_quick_tables(game: str | None = None) -> QuerySet[Table]:
@@ -279,9 +306,9 @@ def claim_computer_seat(table_id: int, user: AbstractBaseUser) -> int:
     return seat.index
 
 
-def open_quick_table(user: AbstractBaseUser, game: str) -> Table:
+def open_quick_table(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None) -> Table:
     """A new public quick table of ``game``: ``user`` in the first seat, computer players in
-    the others, its match started."""
+    the others, its match started (from the secret and contribution ``shown``, when given)."""
     from .play import _begin_match  # play builds on this module
 
     with transaction.atomic():
@@ -290,8 +317,11 @@ def open_quick_table(user: AbstractBaseUser, game: str) -> Table:
         )
         table = lock_table(table.pk)
         table.quick = True
-        table.save(update_fields=["quick"])
-        table.seats.filter(user=None).update(bot_level=DEFAULT_BOT_LEVEL)
+        if shown is not None:
+            table.next_secret = shown.secret
+            keep_contribution(table, user, shown.contribution)
+        table.save(update_fields=["quick", "next_secret"])
+        table.seats.filter(user=None).update(bot_level=get_game(game).cover_level)
         _begin_match(table)
     return table
 
@@ -354,10 +384,11 @@ def quick_rematch_seats(table: Table, seats: list[Seat], votes: Iterable[int]) -
     staying = {index for index, user_id in humans.items() if user_id in here}
     if not staying or not staying <= set(votes):
         return False
+    level = get_game(table.game).cover_level
     for seat in seats:
         if seat.index in humans and seat.index not in staying:
-            seat.user, seat.bot_level = None, DEFAULT_BOT_LEVEL
-            seat.save(update_fields=["user", "bot_level"])
+            seat.user, seat.bot_level, seat.contribution = None, level, ""
+            seat.save(update_fields=["user", "bot_level", "contribution"])
     return True
 
 
@@ -369,15 +400,15 @@ def _leave_quick_table(table: Table, user: AbstractBaseUser) -> None:
     seat = table.seats.filter(user=user).first()
     if seat is None:
         raise TableError(_("You are not sitting at this table."))
-    level = DEFAULT_BOT_LEVEL
+    level = get_game(table.game).cover_level
     if table.status == Table.Status.PLAYING:
         match = table.matches.order_by("-number").first()
         claim = waiting_claims([seat], match, match.players.filter(seat=seat.index))
         if seat.index not in claim:
             raise TableError(_("Seats can't change while a match is being played."))
         level = claim[seat.index].bot_level
-    seat.user, seat.bot_level = None, level
-    seat.save(update_fields=["user", "bot_level"])
+    seat.user, seat.bot_level, seat.contribution = None, level, ""
+    seat.save(update_fields=["user", "bot_level", "contribution"])
     votes = [index for index in table.rematch_votes if index != seat.index]
     if table.status == Table.Status.FINISHED and quick_rematch_seats(
         table, list(table.seats.all()), votes

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from . import languages
-from .views import accounts, health, history, home, reports, tables
+from .views import accounts, fair, health, history, home, reports, tables
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -20,6 +20,10 @@ urlpatterns = [
     path("report/player/<str:username>/", reports.report_player, name="report_player"),
     path("m/<int:match_id>/", history.match_detail, name="match"),
     path("m/<int:match_id>/replay/", history.replay, name="replay"),
+    path("m/<int:match_id>/log.json", history.match_log, name="match_log"),
+    path("m/<int:match_id>/deals/<int:number>/", history.deal_review, name="deal_review"),
+    path("fair-deals/", fair.fair_deals, name="fair_deals"),
+    path("fair-deals/verifier.zip", fair.verifier, name="verifier"),
     path("leaderboard/", history.leaderboards, name="leaderboards"),
     path("leaderboard/<str:game>/", history.leaderboard, name="leaderboard"),
     path("language/", languages.set_language, name="set_language"),

@@ -9,6 +9,7 @@ from channels.layers import channel_layers
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connections
+from django.utils import translation
 
 from games import play, tables
 from games.live import autoplay, presence, regions, snapshots
@@ -21,6 +22,15 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Each test starts in the site's default language: a request, or a frame rendered for a
+    page in another language, leaves that language active in the thread."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

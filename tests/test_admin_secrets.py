@@ -1,5 +1,6 @@
 """Staff learn nothing hidden about a running match from the admin: no hand, no face-down card,
-no seed; once the match has ended its seed, engine state and move log show."""
+no secret, no seed; once the match has ended its secret, seed, engine state and move log show.
+A table's secret for its next match shows to nobody."""
 
 from __future__ import annotations
 
@@ -30,8 +31,9 @@ def staff_client() -> Client:
 
 
 def secrets(match: Match) -> set[str]:
-    """The match's seed and every card in a hand: each code, and a Belote hand's stored text."""
-    found = {str(match.seed)}
+    """The match's secret, its seed and every card in a hand: each code, and a Belote hand's
+    stored text; and the table's secret for its next match."""
+    found = {match.secret, match.seed, match.table.next_secret}
     for hand in json.loads(match.state)["hands"]:
         if isinstance(hand, str):
             found.add(hand)
@@ -88,13 +90,15 @@ def test_a_running_belote_match_shows_its_state_only_once_aborted(started):
     match = Match.objects.get(table=table)
     client = staff_client()
     hidden = secrets(match)
-    assert len(hidden) == 1 + 4 + 20  # the seed, four hands of five cards and their texts
+    assert len(hidden) == 3 + 4 + 20  # two secrets, the seed, four hands of five cards and texts
     assert_nothing_revealed(client, match, hidden)
 
     moderation.abort_table(table.pk)
     page = client.get(reverse("admin:games_match_change", args=[match.pk])).content
     hands = {hand for hand in json.loads(match.state)["hands"]}
-    assert revealed(page, hidden) >= {str(match.seed), *hands}
+    assert revealed(page, hidden) >= {match.secret, match.seed, *hands}
+    for content in admin_pages(client, match).values():
+        assert match.table.next_secret not in content.decode()
 
 
 def test_a_running_grabush_match_keeps_its_penalty_card_secret():
@@ -134,13 +138,31 @@ def test_a_finished_match_shows_its_seed_state_and_moves():
 
 @pytest.mark.parametrize(
     "lookup",
-    ["seed", "seed__gt", "state__contains", "last_action__contains", "last_seat"],
+    [
+        "seed",
+        "seed__gt",
+        "secret__startswith",
+        "contributions__contains",
+        "state__contains",
+        "last_action__contains",
+        "last_seat",
+    ],
 )
 def test_the_match_list_cannot_be_filtered_to_probe_a_running_match(started, lookup):
     table, _ = started
     match = Match.objects.get(table=table)
-    value = str(match.seed) if lookup.startswith("seed") else "7"
+    value = match.seed if lookup.startswith("seed") else match.secret[:4]
     url = reverse("admin:games_match_changelist")
     response = staff_client().get(url, {lookup: value})
     assert response.status_code == 400
     assert not revealed(response.content, secrets(match))
+
+
+@pytest.mark.parametrize(
+    "lookup", ["next_secret__startswith", "matches__secret__startswith", "matches__seed__gt"]
+)
+def test_the_table_list_cannot_be_filtered_to_probe_a_secret(started, lookup):
+    table, _ = started
+    url = reverse("admin:games_table_changelist")
+    response = staff_client().get(url, {lookup: table.next_secret[:4]})
+    assert response.status_code == 400

@@ -5,21 +5,22 @@ from __future__ import annotations
 
 import html
 import random
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from games import play, ratings, tables
+from games import fair_deals, play, ratings, tables
 from games.catalog import get_game
-from games.computers import DEFAULT_BOT_LEVEL
 from games.engines import belote
 from games.live import presence, snapshots
 from games.live.autoplay import pending_in
 from games.live.frames import render_frame, table_context
 from games.lobby import render_lobby_frame
 from games.models import Match, MatchPlayer, RatingChange, Seat, Server, Table
+from games.views.tables import PLAY_NOW_SECRET
 from tests.factories import OPTIONS, make_players, match_of
 from tests.pages import by_id
 
@@ -81,7 +82,7 @@ def test_one_click_opens_a_quick_table_with_computers_and_starts_it(client, game
     assert table.turn_seconds == tables.QUICK_TURN_SECONDS
     assert table.options == tables.default_options(game)
     count = get_game(game).seat_count(table.options)
-    assert seats_of(table) == [(alice.pk, "")] + [(None, DEFAULT_BOT_LEVEL)] * (count - 1)
+    assert seats_of(table) == [(alice.pk, "")] + [(None, get_game(game).cover_level)] * (count - 1)
     match = match_of(table)
     assert match.status == Match.Status.RUNNING and match.number == 1
     assert players_of(match) == seats_of(table)
@@ -118,7 +119,7 @@ def test_a_later_player_holds_a_computers_seat_and_takes_it_over_at_the_next_dea
     match = match_of(table)
     deals = len(belote.deal_results(belote.loads(match.state)))
     while True:  # …but the computer plays the seat for the rest of the deal
-        assert players_of(match)[1] == (None, DEFAULT_BOT_LEVEL)
+        assert players_of(match)[1] == (None, get_game("belote").cover_level)
         before = match.version
         match = move(table, match)
         if len(belote.deal_results(belote.loads(match.state))) > deals:
@@ -131,7 +132,7 @@ def test_a_later_player_holds_a_computers_seat_and_takes_it_over_at_the_next_dea
     assert match.status == Match.Status.RUNNING
     # The other seats are untouched.
     assert players_of(match)[0] == (alice.pk, "")
-    assert players_of(match)[2:] == [(None, DEFAULT_BOT_LEVEL)] * 2
+    assert players_of(match)[2:] == [(None, get_game("belote").cover_level)] * 2
 
 
 def test_a_player_at_the_table_takes_over_with_no_away_mark_and_plays_his_own_cards():
@@ -144,7 +145,7 @@ def test_a_player_at_the_table_takes_over_with_no_away_mark_and_plays_his_own_ca
     # Until the next deal he watches, and is told when he plays.
     assert context["my_claim_note"] == "You take seat 2 at the next deal."
     assert context["viewer"] is None and not context["seated"]
-    assert context["seats"][1]["name"] == "Ivan · computer, normal"
+    assert context["seats"][1]["name"] == "Ivan · computer, hard"
     assert context["seats"][1]["claim_note"] == "player1 takes seat 2 at the next deal."
     frame = render_frame(table, bob, snapshot=snapshot)
     assert "You take seat 2 at the next deal." in by_id(frame)["table-status"]
@@ -215,7 +216,8 @@ def test_play_now_takes_a_seated_player_back_to_their_table(client):
     response = client.post(reverse("play_now"), {"game": "belote"})
     assert response.url == table.get_absolute_url()
     assert Table.objects.count() == 1
-    assert seats_of(table)[1:] == [(bob.pk, ""), (None, DEFAULT_BOT_LEVEL), (None, "normal")]
+    computer = get_game("belote").cover_level
+    assert seats_of(table)[1:] == [(bob.pk, ""), (None, computer), (None, computer)]
     # Another game is another quick table.
     other = tables.play_now(alice, "grabush")
     assert other.how == "created" and other.table != table
@@ -250,7 +252,9 @@ def test_play_now_respects_the_open_tables_limit(client, settings):
         tables.play_now(bob, "belote")
     with pytest.raises(tables.TableError, match="1 table waiting or playing"):
         tables.claim_computer_seat(table.pk, bob)
-    assert seats_of(table)[1] == (None, DEFAULT_BOT_LEVEL) and Table.objects.count() == 2
+    assert (
+        seats_of(table)[1] == (None, get_game("belote").cover_level) and Table.objects.count() == 2
+    )
     client.force_login(bob)
     response = client.post(reverse("play_now"), {"game": "belote"}, follow=True)
     assert response.redirect_chain[-1][0] == reverse("home")
@@ -319,9 +323,9 @@ def test_a_waiting_player_may_give_the_seat_back_but_nobody_leaves_a_seat_in_pla
         tables.leave_seat(table.pk, alice)
     tables.leave_seat(table.pk, bob)
     table.refresh_from_db()
-    assert seats_of(table)[1] == (None, DEFAULT_BOT_LEVEL)
+    assert seats_of(table)[1] == (None, get_game("belote").cover_level)
     assert 1 not in table.rematch_votes
-    assert players_of(match_of(table))[1] == (None, DEFAULT_BOT_LEVEL)
+    assert players_of(match_of(table))[1] == (None, get_game("belote").cover_level)
     # After the match its creator cannot empty a seat either: the table stays full for the next.
     play_to_end(table)
     with pytest.raises(tables.TableError, match="keeps a computer player"):
@@ -348,7 +352,7 @@ def test_grabush_hands_a_claimed_seat_over_with_the_next_match():
     assert tables.play_now(bob, "grabush") == (table, "claimed")
     at_the_table(table, alice, bob)
     first = play_to_end(table)  # a game without deals: the computer plays it to its end
-    assert players_of(first)[1] == (None, DEFAULT_BOT_LEVEL)
+    assert players_of(first)[1] == (None, get_game("grabush").cover_level)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED and table.rematch_votes == [1]
     status = by_id(render_frame(table, bob))["table-status"]
@@ -371,8 +375,8 @@ def test_a_quick_tables_next_match_waits_only_for_the_players_still_at_it():
     # back to a computer player rather than hold the table.
     vote = play.vote_rematch(table.pk, alice)
     assert vote.match is not None
-    assert players_of(vote.match) == [(alice.pk, ""), (None, DEFAULT_BOT_LEVEL)]
-    assert seats_of(table) == [(alice.pk, ""), (None, DEFAULT_BOT_LEVEL)]
+    assert players_of(vote.match) == [(alice.pk, ""), (None, get_game("grabush").cover_level)]
+    assert seats_of(table) == [(alice.pk, ""), (None, get_game("grabush").cover_level)]
 
 
 @pytest.mark.parametrize("how", ["closes the page", "leaves the seat"])
@@ -392,4 +396,54 @@ def test_a_finished_quick_table_starts_again_once_the_one_it_waits_for_leaves(ho
         tables.leave_seat(table.pk, bob)
     match = match_of(table)
     assert match.number == 3 and match.status == Match.Status.RUNNING
-    assert players_of(match) == [(alice.pk, ""), (None, DEFAULT_BOT_LEVEL)]
+    assert players_of(match) == [(alice.pk, ""), (None, get_game("grabush").cover_level)]
+
+
+def commitment_shown(client) -> str:
+    """The fingerprint the lobby's "Play now" forms carry (the secret of the next quick table)."""
+    page = client.get(reverse("home")).content.decode()
+    shown = set(re.findall(r'name="commitment" value="([0-9a-f]{64})"', page))
+    assert len(shown) == 1
+    return shown.pop()
+
+
+def test_play_now_shows_its_secrets_fingerprint_first_and_takes_the_browsers_contribution(client):
+    (alice,) = make_players(1)
+    client.force_login(alice)
+    shown = commitment_shown(client)
+    assert commitment_shown(client) == shown  # the same secret until it is used
+    secret = client.session[PLAY_NOW_SECRET]
+    assert secret not in client.get(reverse("home")).content.decode()
+    mine = "ab" * 32
+    client.post(reverse("play_now"), {"game": "belote", "commitment": shown, "contribution": mine})
+    match = match_of(Table.objects.get())
+    assert fair_deals.commitment(match.secret) == shown
+    assert match.contributions == [{"seat": 0, "value": mine}]
+    assert match.seed == fair_deals.derive_seed(secret, match.contributions)
+    assert PLAY_NOW_SECRET not in client.session
+    assert commitment_shown(client) != shown  # the next quick table gets a new secret
+
+
+def test_a_play_now_form_from_a_stale_page_starts_without_a_contribution(client):
+    (alice,) = make_players(1)
+    client.force_login(alice)
+    stale = commitment_shown(client)
+    form = {"game": "grabush", "commitment": stale, "contribution": "cd" * 32}
+    client.post(reverse("play_now"), form)
+    Table.objects.all().delete()
+    # That secret is used; a page still showing it must not claim it for a new table.
+    client.post(reverse("play_now"), form | {"contribution": "ef" * 32})
+    match = match_of(Table.objects.get())
+    assert fair_deals.commitment(match.secret) != stale
+    assert match.contributions == []
+
+
+def test_a_malformed_contribution_opens_no_table(client):
+    (alice,) = make_players(1)
+    client.force_login(alice)
+    shown = commitment_shown(client)
+    response = client.post(
+        reverse("play_now"), {"game": "belote", "commitment": shown, "contribution": "not hex"}
+    )
+    assert response.status_code == 302 and response.url == reverse("home")
+    assert not Table.objects.exists()

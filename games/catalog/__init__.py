@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.functional import Promise
@@ -34,7 +34,9 @@ class Game:
     #: Turns an engine view into the board's template context (``games.presenters``).
     presenter: Presenter
     options_form: type[forms.Form]
-    #: The level of the computer player that moves for an absent or timed-out human.
+    #: The strongest computer player (as ``manage.py bench bots`` measures them) that thinks
+    #: within its time budget: it moves for an absent or timed-out human, fills quick tables
+    #: and is offered first for free seats.
     cover_level: str = "normal"
     #: Seats at a table when the options do not say (``players``).
     seats: int = 4
@@ -64,8 +66,17 @@ class Game:
             return _("Seats alternate sides: odd-numbered seats play against even-numbered seats.")
         return ""
 
-    def new_state(self, seed: int, options: dict[str, Any]) -> Any:
-        return self.engine.new_game(seed=seed, **options)
+    def engine_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The table's options that the engine takes (``new_game``'s keywords)."""
+        return dict(options)
+
+    def new_state(self, seed: int | str, options: dict[str, Any]) -> Any:
+        return self.engine.new_game(seed=seed, **self.engine_options(options))
+
+    def drawn_deals(self, seed: str, options: dict[str, Any], state: Any) -> list[dict[str, Any]]:
+        """The deals a match at ``state`` has drawn from ``seed``, each its ``dealer`` and its
+        ``cards`` top first (a match log lists them; ``games.verify`` checks them)."""
+        return []
 
     def apply_logged(self, state: Any, seat: int, action: str) -> Any:
         """Apply one entry of the move log (a player's action, or a game's own entry)."""
@@ -122,6 +133,28 @@ class Game:
 
     def record_context(self, view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         """What :attr:`record_template` shows, from the final spectator's view."""
+        return {}
+
+    #: The version of the game's deal reviews (0: the game has none); a kept review of another
+    #: version is worked out again.
+    review_version: ClassVar[int] = 0
+
+    @property
+    def review_template(self) -> str:
+        """The page of a deal's review."""
+        return f"games/{self.name}/review.html"
+
+    def reviewable_deals(self, state: Any) -> list[int]:
+        """The numbers (from 1) of the finished deals of ``state`` that have a review."""
+        return []
+
+    def review_deal(self, states: list[Any], number: int) -> dict[str, Any] | None:
+        """Work out the review of deal ``number`` of the match whose states, from the first,
+        are ``states`` (None when that deal has none)."""
+        return None
+
+    def review_context(self, review: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+        """What :attr:`review_template` shows of a kept review."""
         return {}
 
 

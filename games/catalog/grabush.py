@@ -13,9 +13,6 @@ from ..engines import grabush as engine
 from ..presenters import grabush as presenter
 from . import Game
 
-#: Move-log entry recording that a seated player's chat granted table-talk penalty rights.
-GRANT_PENALTY = "grant_penalty:"
-
 
 class GrabushOptionsForm(forms.Form):
     """Grabush table options (rules §1, §2, §4)."""
@@ -58,13 +55,11 @@ class Grabush(Game):
     """Grabush's stocks as scores, and the chat that grants penalty rights."""
 
     def apply_logged(self, state: Any, seat: int, action: str) -> Any:
-        if action.startswith(GRANT_PENALTY):
-            return engine.grant_penalty(state, int(action.removeprefix(GRANT_PENALTY)))
-        return engine.apply(state, seat, action)
+        return engine.apply_entry(state, seat, action)
 
     def chat_action(self, options: dict[str, Any], seat: int) -> str | None:
         if options.get("table_talk_penalty", True):
-            return f"{GRANT_PENALTY}{seat % 2}"
+            return f"{engine.GRANT_PENALTY}{seat % 2}"
         return None
 
     def chat_warning(self, options: dict[str, Any]) -> str:
@@ -76,8 +71,10 @@ class Grabush(Game):
         return ""
 
     def result(self, state: Any) -> dict[str, Any]:
-        view = engine.view(state, None)
-        return {"winner": view.get("winner"), "stocks": [stock["size"] for stock in view["stocks"]]}
+        return engine.result(state)
+
+    def drawn_deals(self, seed: str, options: dict[str, Any], state: Any) -> list[dict[str, Any]]:
+        return engine.drawn_deals(seed, self.seat_count(options))
 
     def side_scores(self, result: dict[str, Any]) -> list[int] | None:
         return result.get("stocks")
@@ -98,4 +95,5 @@ GAME = Grabush(
     options_form=GrabushOptionsForm,
     seats=2,
     score_unit=gettext_lazy("cards left"),
+    cover_level="hard",
 )

@@ -10,10 +10,10 @@ deal is dealt at once, so the finished deal is read from ``deal_results(state)[-
 from __future__ import annotations
 
 import json
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypedDict, cast
 
+from . import chance
 from .belote_cards import (
     AT,
     CARDS,
@@ -38,7 +38,7 @@ from .belote_cards import (
     mask,
     trick_winner,
 )
-from .cards import SUITS, IllegalAction, gettext_noop, shuffled
+from .cards import SUITS, IllegalAction, gettext_noop
 
 __all__ = [
     "CARDS",
@@ -68,12 +68,19 @@ __all__ = [
     "card_points",
     "card_strength",
     "deal_results",
+    "deals_dealt",
+    "deck",
+    "drawn_deals",
     "dumps",
+    "first_dealer",
     "legal_actions",
     "legal_cards",
+    "legal_mask",
     "loads",
     "new_game",
+    "phase",
     "position",
+    "result",
     "score_declarations",
     "scores",
     "settle",
@@ -232,7 +239,7 @@ def sort_hand(cards: Sequence[str], contract: str | None = None) -> list[str]:
 # Legal cards (rules §4)
 
 
-def _legal_mask(hand: int, trick: Sequence[int], contract: int, win_pos: int) -> int:
+def legal_mask(hand: int, trick: Sequence[int], contract: int, win_pos: int) -> int:
     """The cards of ``hand`` that may be played on ``trick`` (cards in play order).
 
     ``win_pos`` is the index in ``trick`` of the card winning it so far (see
@@ -264,7 +271,7 @@ def legal_cards(contract: str, hand: Sequence[str], trick: Sequence[str]) -> lis
     """Return the cards of ``hand`` playable on ``trick`` (codes, in play order) in ``contract``."""
     ct = CONTRACT_INDEX[contract]
     played = tuple(INDEX[c] for c in trick)
-    return codes(_legal_mask(mask(hand), played, ct, trick_winner(played, ct)))
+    return codes(legal_mask(mask(hand), played, ct, trick_winner(played, ct)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -547,11 +554,33 @@ class State:
         return f"<belote.State deal {self.deal_no} {_PHASES[self.phase]} to_act={self.to_act}>"
 
 
+def deck(seed: int | str, number: int) -> list[str]:
+    """The deck of deal ``number`` (0 first, thrown-in deals counted), top first, drawn from
+    ``seed``: the cards in :data:`CARDS` order shuffled for ``belote/deal/<number>``."""
+    return chance.shuffled(seed, f"belote/deal/{number}", CARDS)
+
+
+def first_dealer(seed: int | str) -> int:
+    """The match's first dealer, drawn from ``seed`` for ``belote/dealer``."""
+    return chance.below(seed, "belote/dealer", 4)
+
+
+def drawn_deals(seed: int | str, count: int) -> list[dict[str, Any]]:
+    """The first ``count`` deals of a match drawn from ``seed``: each one's ``dealer`` and its
+    ``cards`` (the deck, top first)."""
+    first = first_dealer(seed)
+    return [{"dealer": (first + n) % 4, "cards": deck(seed, n)} for n in range(count)]
+
+
+def deals_dealt(state: State) -> int:
+    """How many deals the match has dealt so far (thrown-in deals counted)."""
+    return state.deal_no + 1
+
+
 def _deck_for(cfg: _Config, deal_no: int) -> tuple[int, ...]:
     if deal_no < len(cfg.decks):
         return cfg.decks[deal_no]
-    rng = random.Random(f"belote:{cfg.seed}:deal:{deal_no}")
-    return tuple(INDEX[c] for c in shuffled(CARDS, rng))
+    return tuple(INDEX[c] for c in deck(cfg.seed, deal_no))
 
 
 def _start_deal(s: State) -> None:
@@ -642,7 +671,7 @@ def new_game(
         stacked.append(tuple(INDEX[c] for c in deck))
     cfg = _Config(seed, target, declarations == "pool", bool(finish_with_hanging), tuple(stacked))
     if dealer is None:
-        dealer = random.Random(f"belote:{seed}:dealer").randrange(4)
+        dealer = first_dealer(seed)
     elif dealer not in (0, 1, 2, 3):
         raise ValueError("dealer must be 0..3")
     s = State.__new__(State)
@@ -730,7 +759,7 @@ def _play_mask(s: State, seat: int) -> int:
     cached = s._legal
     if cached is not None and cached[0] == seat:
         return cached[1]
-    m = _legal_mask(s.hands[seat], s.trick, s.contract, s.win_pos)
+    m = legal_mask(s.hands[seat], s.trick, s.contract, s.win_pos)
     s._legal = (seat, m)
     return m
 
@@ -1022,6 +1051,11 @@ def _next_deal(s: State) -> None:
 # Results
 
 
+def phase(state: State) -> Phase:
+    """Where the deal stands: ``"auction"``, ``"play"`` (trick play) or ``"over"`` (the match)."""
+    return _PHASES[state.phase]
+
+
 def scores(state: State) -> list[int]:
     """Match totals, ``[team 0, team 1]``."""
     return list(state.scores)
@@ -1030,6 +1064,11 @@ def scores(state: State) -> list[int]:
 def winner(state: State) -> int | None:
     """The team that won the match, or None while it runs."""
     return state.winner
+
+
+def result(state: State) -> dict[str, Any]:
+    """A finished match's result: the winning team and the match totals."""
+    return {"winner": state.winner, "scores": list(state.scores)}
 
 
 def deal_results(state: State) -> list[DealResult]:

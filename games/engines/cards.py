@@ -8,9 +8,6 @@ translates ``template`` and fills in ``params``.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-
 SUITS = "CDHS"
 
 
@@ -30,10 +27,3 @@ class IllegalAction(ValueError):
         self.template = template
         self.params = params
         super().__init__(template % params if params else template)
-
-
-def shuffled(cards: Sequence[str], rng: random.Random) -> list[str]:
-    """Return a new list with ``cards`` shuffled by ``rng`` (seeded: reproducible)."""
-    result = list(cards)
-    rng.shuffle(result)
-    return result

@@ -3,8 +3,8 @@
 Rules: ``shared/rules/grabush.md``; surface: ``shared/rules/engine-api.md`` (the
 :class:`~games.engines.contract.Engine` protocol) plus :func:`grant_penalty` and :func:`cut`. A
 state is never changed once made: :func:`apply` returns a new one. The deal, the random dealer
-and each completed pile's shuffle draw from ``random.Random`` seeded by ``seed`` and a stream
-name, so ``seed`` and the count of completed piles are the whole random state.
+and each completed pile's shuffle are drawn from ``seed`` (:mod:`games.engines.chance`), so
+``seed`` and the count of completed piles are the whole random state.
 
 What the rules leave to the engine:
 
@@ -23,14 +23,15 @@ What the rules leave to the engine:
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Literal, Required, TypedDict
 
-from .cards import SUITS, IllegalAction, gettext_noop, shuffled
+from . import chance
+from .cards import SUITS, IllegalAction, gettext_noop
 
 __all__ = [
+    "GRANT_PENALTY",
     "RANKS",
     "EndReason",
     "Event",
@@ -40,13 +41,18 @@ __all__ = [
     "State",
     "Stock",
     "apply",
+    "apply_entry",
     "cut",
+    "drawn_deals",
+    "drawn_shoe",
     "dumps",
+    "first_dealer",
     "full_deck",
     "grant_penalty",
     "legal_actions",
     "loads",
     "new_game",
+    "result",
     "view",
 ]
 
@@ -269,12 +275,12 @@ def new_game(
     if stock_size not in allowed:
         raise ValueError(f"stock_size for {players} players must be one of {allowed}")
     if dealer is None:
-        dealer = random.Random(f"grabush:{seed}:dealer").randrange(players)
+        dealer = first_dealer(seed, players)
     elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise ValueError(f"dealer must be a seat 0..{players - 1}")
     deck = full_deck(players)
     if shoe is None:
-        cards = shuffled(deck, random.Random(f"grabush:{seed}:deal"))
+        cards = drawn_shoe(seed, players)
     else:
         cards = list(shoe)
         if Counter(cards) != Counter(deck):
@@ -311,6 +317,23 @@ def new_game(
     return s
 
 
+def drawn_shoe(seed: int | str, players: int) -> list[str]:
+    """The game's shoe, top first, drawn from ``seed``: :func:`full_deck` shuffled for
+    ``grabush/shoe``."""
+    return chance.shuffled(seed, "grabush/shoe", full_deck(players))
+
+
+def first_dealer(seed: int | str, players: int) -> int:
+    """The game's dealer, drawn from ``seed`` for ``grabush/dealer``."""
+    return chance.below(seed, "grabush/dealer", players)
+
+
+def drawn_deals(seed: int | str, players: int) -> list[dict[str, Any]]:
+    """The game's one deal drawn from ``seed``: its ``dealer`` and ``cards`` (the shoe, top
+    first)."""
+    return [{"dealer": first_dealer(seed, players), "cards": drawn_shoe(seed, players)}]
+
+
 def cut(seed: int | str, players: int) -> dict[str, Any]:
     """Cut for seats, sides and dealer (rules §1); deterministic for ``seed``.
 
@@ -331,7 +354,6 @@ def cut(seed: int | str, players: int) -> dict[str, Any]:
     """
     if players not in PLAYER_COUNTS:
         raise ValueError(f"Grabush is for 2, 4, 6 or 8 players, not {players!r}")
-    rng = random.Random(f"grabush:{seed}:cut")
     deck = full_deck(players)
     half = players // 2
     rounds: list[list[dict[str, Any]]] = []
@@ -339,7 +361,7 @@ def cut(seed: int | str, players: int) -> dict[str, Any]:
     keys: dict[int, list[int]] = {p: [] for p in range(players)}
     cutting = list(range(players))
     while cutting:
-        cards = rng.sample(deck, len(cutting))
+        cards = chance.shuffled(seed, f"grabush/cut/{len(rounds)}", deck)[: len(cutting)]
         rounds.append([{"player": p, "card": c} for p, c in zip(cutting, cards, strict=True)])
         for p, c in zip(cutting, cards, strict=True):
             keys[p].append(WHIST[c[0]])
@@ -609,7 +631,7 @@ def _apply_centre(state: State, seat: int, parts: list[str], action: str) -> Sta
         if len(pile) == 13:
             del s.centre[index]
             if s.shuffle_completed:
-                pile = shuffled(pile, random.Random(f"grabush:{s.seed}:pile:{s.completed}"))
+                pile = chance.shuffled(s.seed, f"grabush/pile/{s.completed}", pile)
             s.completed += 1
             s.supply = s.supply + pile
             events.append({"kind": "completed", "pile": index})
@@ -764,6 +786,29 @@ def _pass_turn(s: State) -> None:
     s.events.append({"kind": "turn", "seat": nxt})
     if not s.hands[nxt]:
         _draw(s, nxt)
+
+
+# --- the move log ---------------------------------------------------------------------------
+
+#: Move-log entry recording that a seated player of side ``<side>`` chatted while the game ran:
+#: ``grant_penalty:<side>`` (see :func:`grant_penalty`).
+GRANT_PENALTY = "grant_penalty:"
+
+
+def apply_entry(state: State, seat: int, entry: str) -> State:
+    """Apply one entry of a match's move log: a player's action, or a penalty grant."""
+    if entry.startswith(GRANT_PENALTY):
+        side = entry.removeprefix(GRANT_PENALTY)
+        if side not in ("0", "1"):
+            raise IllegalAction(gettext_noop("%(action)s is not a valid action"), action=entry)
+        return grant_penalty(state, int(side))
+    return apply(state, seat, entry)
+
+
+def result(state: State) -> dict[str, Any]:
+    """A finished game's result: the winning side (None: a draw) and the cards left in each
+    side's stock."""
+    return {"winner": state.winner, "stocks": [len(stock) for stock in state.stocks]}
 
 
 # --- views and serialisation --------------------------------------------------------------

@@ -3,6 +3,8 @@
 Client frames are small JSON objects sent by htmx ``ws-send`` (plus htmx's ``HEADERS``):
 ``{"op": "play", "action": "JH", "version": "12"}``, ``{"op": "sit", "seat": "2"}``,
 ``{"op": "leave"}``, ``{"op": "start"}``, ``{"op": "rematch"}``, ``{"op": "chat", "text": "…"}``.
+``sit``, ``start`` and ``rematch`` may carry the browser's ``contribution`` to the next match's
+seed (``games.fair_deals``; ``static/js/fair.js`` adds it).
 Server frames are HTML whose top-level elements replace the elements with the same id.
 """
 
@@ -405,7 +407,11 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_sit(self, message: dict[str, Any]) -> None:
         seat = int_field(message, "seat")
-        if await database_sync_to_async(tables.take_seat)(self.table_id, self.user, seat):
+        contribution = str_field(message, "contribution", longest=64)
+        sat = await database_sync_to_async(tables.take_seat)(
+            self.table_id, self.user, seat, contribution
+        )
+        if sat:
             await self.changed(lobby=True)
 
     async def op_leave(self, message: dict[str, Any]) -> None:
@@ -413,11 +419,15 @@ class TableConsumer(AuthenticatedConsumer):
         await self.changed(lobby=True)
 
     async def op_start(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(play.start_match)(self.table_id, self.user)
+        contribution = str_field(message, "contribution", longest=64)
+        await database_sync_to_async(play.start_match)(self.table_id, self.user, contribution)
         await self.changed(lobby=True)
 
     async def op_rematch(self, message: dict[str, Any]) -> None:
-        vote = await database_sync_to_async(play.vote_rematch)(self.table_id, self.user)
+        contribution = str_field(message, "contribution", longest=64)
+        vote = await database_sync_to_async(play.vote_rematch)(
+            self.table_id, self.user, contribution
+        )
         if vote.changed:
             await self.changed(lobby=vote.match is not None)
 

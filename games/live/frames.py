@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from .. import play
 from ..catalog import get_game
-from ..computers import DEFAULT_BOT_LEVEL, bot_level_choices, computer_name
+from ..computers import bot_level_choices, computer_name
 from ..models import ChatMessage, Match, Table
 from ..presenters import Presenter, Region
 from ..tables import waiting_claims
@@ -79,6 +79,26 @@ class DealPause(NamedTuple):
     waiting: tuple[tuple[int, str], ...]
 
 
+class FairDeals(NamedTuple):
+    """What the table shows of its deals' commitment (hashable: a region keys on it)."""
+
+    #: Whether it is the running match's (else the next match's).
+    running: bool
+    #: The SHA-256 of the server's secret; never the secret.
+    commitment: str
+    #: Numbers of the seats whose players' browsers have contributed.
+    contributed: tuple[int, ...]
+
+
+def _fair_deals(snapshot: TableSnapshot) -> FairDeals:
+    match = snapshot.match
+    if match is not None and match.status == Match.Status.RUNNING and match.secret:
+        seats = tuple(c["seat"] + 1 for c in match.contributions)
+        return FairDeals(True, match.commitment, seats)
+    seats = tuple(seat.index + 1 for seat in snapshot.seats if seat.contribution)
+    return FairDeals(False, snapshot.table.next_commitment, seats)
+
+
 def _paused(view: dict[str, Any]) -> dict[str, Any]:
     """``view`` between two deals: nobody to act and no cards in hand yet."""
     return {
@@ -104,8 +124,9 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
         "all_seated": all(not seat["is_free"] for seat in seats),
         "rematch_votes": table.rematch_votes,
         "bot_levels": [choice for choice in bot_level_choices() if choice[0] in spec.bots],
-        "default_bot_level": DEFAULT_BOT_LEVEL,
+        "default_bot_level": spec.cover_level,
         "timeouts_before_cover": settings.TIMEOUTS_BEFORE_COVER,
+        "fair": _fair_deals(snapshot),
     }
     context["chat_warning"] = ""
     if match is not None:
@@ -205,6 +226,10 @@ def table_context(
         context["announcement"] = told
         board = presenter.board_context(view, context["seats"], viewer, selected, side)
         context.update(board)
+        # The version at which the viewer's turn began, when another seat's move (or the
+        # start) began it: frames may skip states, so the page cannot tell from what it saw.
+        began = context.get("my_turn") and snapshot.last_move.get("seat") != viewer
+        context["turn_began"] = match.version if began else None
     return context
 
 
@@ -236,6 +261,7 @@ STATUS = Region(
         "view.result",
         "view.winner",
         "my_turn",
+        "turn_began",
         "to_act_name",
         "seated",
         "played",  # a seat taken after the match (at a quick table) did not win or lose it
@@ -260,6 +286,8 @@ SEATS = Region(
 #: The live region: the last move in words, then "Your turn" for the player on turn.
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement", "my_turn", "version"))
 CHAT_NOTE = Region("games/partials/chat_note.html", uses=("chat_warning",))
+#: The commitment to the deals of the running or next match (``games.fair_deals``).
+FAIR_DEALS = Region("games/partials/fair_deals.html", uses=("fair",))
 FLASH = Region("games/partials/flash.html", uses=("flash",), recurring=True)
 #: Key under which a connection's ``shown`` remembers which match its board shows.
 BOARD_MATCH = "board:match"
@@ -289,7 +317,7 @@ def render_frame(
         parts = [render_to_string("games/partials/frame_start.html", context)]
     else:
         parts = [render_changed((FLASH,), context, None)]  # always sent: it clears old notices
-    parts.append(render_changed((STATUS, SEATS), context, shown))
+    parts.append(render_changed((STATUS, SEATS, FAIR_DEALS), context, shown))
     match = context["match"]
     if match is not None:
         regions = get_game(match.game).presenter.REGIONS

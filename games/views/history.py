@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
 from .. import history
-from ..catalog import all_games
+from ..catalog import all_games, get_game
 from ..models import Match
 from . import game_or_404
 
@@ -28,6 +28,27 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     """The record of a finished (or aborted) match."""
     match = _done_match(request, match_id)
     return render(request, "games/history/match.html", history.match_record(match))
+
+
+@require_GET
+def deal_review(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
+    """What a finished deal's cards allowed, worked out with every hand known."""
+    match = _done_match(request, match_id)
+    context = history.review_page(match, number)
+    if context is None:
+        raise Http404("this deal has no review")
+    return render(request, get_game(match.game).review_template, context)
+
+
+@require_GET
+def match_log(request: HttpRequest, match_id: int) -> HttpResponse:
+    """An ended match's log as JSON, for ``python -m games.verify``."""
+    match = _done_match(request, match_id)
+    if not match.secret:
+        raise Http404("this match was played before deals could be checked")
+    response = JsonResponse(history.match_log(match), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'inline; filename="cardroom-match-{match.pk}.json"'
+    return response
 
 
 @require_GET

@@ -4,7 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from ..lobby import lobby_context, quick_games
-from .tables import new_table_forms
+from .tables import new_table_forms, play_now_commitment
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -12,5 +12,5 @@ def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "games/home.html", {"quick_games": quick_games()})
     context = lobby_context(request.user)
-    context.update(new_table_forms())
+    context.update(new_table_forms(), play_now_commitment=play_now_commitment(request))
     return render(request, "games/lobby.html", context)

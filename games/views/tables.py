@@ -13,13 +13,26 @@ from django.template.loader import get_template
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import live
+from .. import fair_deals, live
 from ..catalog import all_games, get_game
 from ..forms import TableForm
 from ..lobby import lobby_context, quick_games
 from ..models import Table
-from ..tables import TableError, claim_computer_seat, create_table, play_now
+from ..tables import ShownSecret, TableError, claim_computer_seat, create_table, play_now
 from . import game_or_404
+
+#: The session key of the secret of the player's next "Play now" table: its commitment is on
+#: the page before their browser's contribution comes with the click.
+PLAY_NOW_SECRET = "play_now_secret"
+
+
+def play_now_commitment(request: HttpRequest) -> str:
+    """The commitment to the secret of this player's next "Play now" table (chosen now, kept
+    until a click uses it)."""
+    secret = request.session.get(PLAY_NOW_SECRET)
+    if not secret:
+        secret = request.session[PLAY_NOW_SECRET] = fair_deals.new_secret()
+    return fair_deals.commitment(secret)
 
 
 def new_table_forms(data: Any = None, game: str | None = None) -> dict[str, Any]:
@@ -58,7 +71,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
             table_form.add_error(None, str(error))
     if table is None:
         context = lobby_context(request.user)
-        context.update(forms)
+        context.update(forms, play_now_commitment=play_now_commitment(request))
         return render(request, "games/lobby.html", context, status=400)
     if not table.is_private:
         live.announce(lobby=True)
@@ -70,8 +83,12 @@ def new_table(request: HttpRequest) -> HttpResponse:
 def play_now_view(request: HttpRequest) -> HttpResponse:
     """ "Play now": sit down at a quick table of the chosen game (see :func:`tables.play_now`)."""
     game = game_or_404(request.POST.get("game", "")).name
+    secret = request.session.pop(PLAY_NOW_SECRET, "")
+    shown = None
+    if secret and request.POST.get("commitment") == fair_deals.commitment(secret):
+        shown = ShownSecret(secret, request.POST.get("contribution", ""))
     try:
-        seated = play_now(request.user, game)
+        seated = play_now(request.user, game, shown)
     except TableError as error:
         messages.error(request, str(error))
         return redirect("home")
@@ -87,7 +104,8 @@ def play_now_page(request: HttpRequest, game: str) -> HttpResponse:
     once they have signed up or logged in."""
     name = game_or_404(game).name
     chosen = next(choice for choice in quick_games() if choice["name"] == name)
-    return render(request, "games/play_now.html", {"game": chosen})
+    context = {"game": chosen, "play_now_commitment": play_now_commitment(request)}
+    return render(request, "games/play_now.html", context)
 
 
 @login_required

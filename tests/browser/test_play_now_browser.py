@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.db import connections
 from playwright.sync_api import expect
 
-from games import tables
+from games import fair_deals, tables
+from games.catalog import get_game
 from games.models import Match, MatchPlayer, Seat, Table
 from tests.factories import make_players
 
@@ -17,11 +18,19 @@ def test_play_now_on_the_home_page_lands_on_a_running_game_with_my_cards(live_se
     page = new_page()
     sign_up(page, live_server_url, "quick")
     page.goto(live_server_url + "/")
+    # The secret of the first match is chosen first: its fingerprint is on the page.
+    shown = page.locator("input[name='commitment']").first.get_attribute("value")
+    expect(page.locator(".fair-note")).to_contain_text(shown[:12])
     page.get_by_role("button", name="Play Belote now").click()
     expect(page).to_have_url(f"{live_server_url}{Table.objects.get().get_absolute_url()}")
+    # That secret fixes the match's deals, mixed with my browser's random contribution.
+    match = Match.objects.get()
+    assert fair_deals.commitment(match.secret) == shown
+    assert [c["seat"] for c in match.contributions] == [0]
+    expect(page.locator("#fair-deals summary")).to_contain_text(shown[:12])
     expect(page.locator("#connection")).to_have_text("Connected")
     expect(page.locator("#seats")).to_contain_text("quick (you)")
-    expect(page.locator("#seats .seat-name", has_text="computer, normal")).to_have_count(3)
+    expect(page.locator("#seats .seat-name", has_text="computer, hard")).to_have_count(3)
     # My own cards, face up and named, and the match under way: no "Start" to press.
     expect(page.locator("#my-area .hand .playing-card")).to_have_count(5)
     expect(page.get_by_role("button", name="Start the match")).to_have_count(0)
@@ -69,4 +78,4 @@ def test_join_from_the_lobby_holds_a_computers_seat_until_the_next_deal(live_ser
     check(page, live_server_url + table.get_absolute_url(), "#table-status .claim-note")
     page.get_by_role("button", name="Give the seat back").click()
     expect(page.locator("#table-status")).not_to_contain_text("You take seat 2")
-    assert Seat.objects.get(table=table, index=1).bot_level == "normal"
+    assert Seat.objects.get(table=table, index=1).bot_level == get_game("belote").cover_level
