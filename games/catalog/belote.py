@@ -8,7 +8,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..bots import belote as bots
+from ..analysis import belote_review
+from ..bots import belote_expert as bots
 from ..engines import belote as engine
 from ..presenters import belote as presenter
 from . import Game
@@ -60,9 +61,11 @@ class Belote(Game):
     def seating_note(self, seat_count: int) -> str:
         return _("Partners sit opposite each other: seats 1 and 3 play against seats 2 and 4.")
 
-    def new_state(self, seed: int, options: dict[str, Any]) -> Any:
-        rules = {name: value for name, value in options.items() if name not in TABLE_ONLY}
-        return engine.new_game(seed=seed, **rules)
+    def engine_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        return {name: value for name, value in options.items() if name not in TABLE_ONLY}
+
+    def drawn_deals(self, seed: str, options: dict[str, Any], state: Any) -> list[dict[str, Any]]:
+        return engine.drawn_deals(seed, engine.deals_dealt(state))
 
     def deals_done(self, state: Any) -> int:
         return len(engine.deal_results(state))
@@ -83,8 +86,27 @@ class Belote(Game):
         results = engine.deal_results(state)
         return bool(results) and results[-1]["contract"] is not None
 
+    def result(self, state: Any) -> dict[str, Any]:
+        return engine.result(state)
+
     def record_context(self, view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
         return {"sheet": presenter.score_sheet(view, 0, names)}
+
+    review_version = belote_review.VERSION
+
+    def reviewable_deals(self, state: Any) -> list[int]:
+        results = engine.deal_results(state)
+        return [number for number, deal in enumerate(results, start=1) if deal["contract"]]
+
+    def review_deal(self, states: list[Any], number: int) -> dict[str, Any] | None:
+        played = belote_review.deal_starts(states).get(number - 1)
+        if played is None:
+            return None
+        start, cards = played
+        return dict(belote_review.review_deal(start, cards))
+
+    def review_context(self, review: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+        return presenter.review_context(review, names)
 
 
 GAME = Belote(
@@ -94,4 +116,5 @@ GAME = Belote(
     bots=bots.LEVELS,
     presenter=presenter,
     options_form=BeloteOptionsForm,
+    cover_level="hard",
 )

@@ -1,4 +1,5 @@
-"""Belote: the players around the felt, the We/They score sheet, the deal summary."""
+"""Belote: the players around the felt, the We/They score sheet, the deal summary, a deal's
+review."""
 
 from __future__ import annotations
 
@@ -383,4 +384,67 @@ def _team_context(
         "we_score": view["scores"][us],
         "they_score": view["scores"][1 - us],
         "we_won": view["winner"] is not None and view["winner"] == us,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# A deal's review (``games.analysis.belote_review``)
+
+
+def _review_line(par: dict[str, Any], declaring: int) -> dict[str, Any]:
+    """A line of play's figures: raw points and written figures per team, and the outcome."""
+    return {
+        "contract": par["contract"],
+        "raw": par["raw"],
+        "written": par["written"],
+        "outcome": _outcome_text(par["outcome"]),
+        "declarers": par["raw"][declaring],
+        "defenders": par["raw"][1 - declaring],
+        "declarers_written": par["written"][declaring],
+        "defenders_written": par["written"][1 - declaring],
+    }
+
+
+def review_context(review: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """A deal's review as its page shows it: hands, par against the play, every card, each
+    player, and par for each contract the declarer could have bid."""
+    declaring = review["declarer"] % 2
+    plays = []
+    for i, play in enumerate(review["plays"]):
+        plays.append(
+            {
+                **play,
+                "name": names.get(play["seat"], ""),
+                "trick": i // 4 + 1,
+                "first_of_trick": i % 4 == 0,
+            }
+        )
+    players = [
+        {
+            **player,
+            "name": names.get(player["seat"], ""),
+            "number": player["seat"] + 1,
+            "share": round(100 * player["exact"] / player["cards"]) if player["cards"] else 0,
+        }
+        for player in review["players"]
+    ]
+    return {
+        "contract": review["contract"],
+        "multiplier": review["multiplier"],
+        "declarer_name": names.get(review["declarer"], ""),
+        "declaring_team": declaring,
+        "team_labels": _team_labels()["seats"],
+        "hands": [
+            {"number": seat + 1, "name": names.get(seat, ""), "side": seat % 2, "cards": cards}
+            for seat, cards in enumerate(review["hands"])
+        ],
+        "par": _review_line(review["par"], declaring),
+        "actual": _review_line(review["actual"], declaring),
+        "par_lost": sum(play["lost"] for play in review["plays"]),
+        "plays": plays,
+        "players": players,
+        "contracts": [
+            {**_review_line(line, declaring), "bid": line["contract"] == review["contract"]}
+            for line in review["contracts"]
+        ],
     }
