@@ -1,10 +1,15 @@
-"""Measure the Belote bots: win rates between levels and decision times (pure, no Django).
+"""Measure the Belote bots: win rates of whole matches, decision times and manners (pure).
 
-Run ``python -m games.bench.belote_bots --matches 200 --hard-matches 40 --budget 0.3 --workers 2``.
+Run ``python -m games.bench.belote_bots`` (or ``manage.py bench bots``).
 
-``bench_belote(matches, budget, workers)`` plays normal against easy and hard against normal, the
-stronger level on seats 0 and 2 in even-numbered matches and on seats 1 and 3 in odd ones, each
-match from its own seed; :func:`format` renders the result as text.
+Each pairing plays **mirrored pairs** of matches: the same seed (so the same decks and first
+dealer) twice, the first player on seats 0 and 2 in one match and on seats 1 and 3 in the other,
+so neither side is dealt the better cards. The rate is the share of all those matches the first
+player won, with its 95% Wilson interval. ``frozen-hard`` is hard as it stood when the expert
+was built (``games.bench.frozen_belote``): every change is judged against the same opponent.
+``expert-bidding`` bids like the expert and plays like frozen hard; ``expert-play`` the other
+way round: they measure the two halves apart. Every decision is timed, and judged for the
+faults a human partner notices (``games.bench.manners``).
 """
 
 from __future__ import annotations
@@ -12,27 +17,88 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import random
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.bots import belote as bots
+from games.bots import belote_expert as expert
+from games.engines import belote as engine
 
+from . import frozen_belote as frozen
+from . import manners
 from .stats import decision_times, wilson
 
-#: (stronger level, weaker level) pairings measured, with the win rate each should reach.
-PAIRINGS: dict[str, tuple[str, str, float]] = {
-    "normal-vs-easy": ("normal", "easy", 0.90),
-    "hard-vs-normal": ("hard", "normal", 0.55),
+Bot = Callable[[dict[str, Any], random.Random, float], str]
+
+
+def expert_bidding(view: dict[str, Any], rng: random.Random, budget: float) -> str:
+    """The expert's calls, frozen hard's cards."""
+    if view["phase"] == "play":
+        return frozen.choose_hard(view, rng, budget)  # type: ignore[arg-type]
+    return expert.choose_expert(view, rng, budget)  # type: ignore[arg-type]
+
+
+def expert_play(view: dict[str, Any], rng: random.Random, budget: float) -> str:
+    """Frozen hard's calls, the expert's cards."""
+    if view["phase"] == "play":
+        return expert.choose_expert(view, rng, budget)  # type: ignore[arg-type]
+    return frozen.choose_hard(view, rng, budget)  # type: ignore[arg-type]
+
+
+PLAYERS: dict[str, Bot] = {
+    "easy": bots.choose_easy,  # type: ignore[dict-item]
+    "normal": bots.choose_normal,  # type: ignore[dict-item]
+    "hard": bots.choose_hard,  # type: ignore[dict-item]
+    "expert": expert.choose_expert,  # type: ignore[dict-item]
+    "frozen-hard": frozen.choose_hard,  # type: ignore[dict-item]
+    "expert-bidding": expert_bidding,
+    "expert-play": expert_play,
+}
+
+#: Pairings: (first player, second player, the first's goal, mirrored pairs by default).
+PAIRINGS: dict[str, tuple[str, str, float, int]] = {
+    "expert-vs-frozen-hard": ("expert", "frozen-hard", 0.70, 400),
+    "expert-bidding-vs-frozen-hard": ("expert-bidding", "frozen-hard", 0.5, 100),
+    "expert-play-vs-frozen-hard": ("expert-play", "frozen-hard", 0.5, 100),
+    "hard-vs-frozen-hard": ("hard", "frozen-hard", 0.5, 100),
+    "hard-vs-normal": ("hard", "normal", 0.55, 100),
+    "normal-vs-easy": ("normal", "easy", 0.90, 100),
 }
 
 
-def _one_match(task: tuple[str, int, float, int, int]) -> dict[str, Any]:
-    pairing, index, budget, target, seed = task
-    strong, weak, _goal = PAIRINGS[pairing]
-    side = index % 2  # the team the stronger level plays
-    levels = [strong if seat % 2 == side else weak for seat in range(4)]
-    result = bots.play_match(levels, seed + index, budget, target=target)
+def play_match(names: list[str], seed: int, budget: float, target: int) -> dict[str, Any]:
+    """A whole match, seat ``i`` played by ``names[i]``: the winner, the scores, and per player
+    its decision times and faults."""
+    state = engine.new_game(f"bench:{seed}", target=target)
+    rngs = [random.Random(f"belote-bots:{seed}:{seat}") for seat in range(4)]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    faults: dict[str, dict[str, int]] = {name: dict.fromkeys(manners.FAULTS, 0) for name in names}
+    while state.to_act is not None:
+        seat = state.to_act
+        view = engine.view(state, seat)
+        started = time.perf_counter()
+        action = PLAYERS[names[seat]](view, rngs[seat], budget)  # type: ignore[arg-type]
+        times[names[seat]].append(time.perf_counter() - started)
+        for fault in manners.faults(view, action):
+            faults[names[seat]][fault] += 1
+        state = engine.apply(state, seat, action)
+    return {
+        "winner": engine.winner(state),
+        "scores": engine.scores(state),
+        "deals": len(engine.deal_results(state)),
+        "times": times,
+        "faults": faults,
+    }
+
+
+def _one_match(task: tuple[str, int, int, float, int, int]) -> dict[str, Any]:
+    pairing, pair, side, budget, target, seed = task
+    first, second, _goal, _pairs = PAIRINGS[pairing]
+    names = [first if seat % 2 == side else second for seat in range(4)]
+    result = play_match(names, seed + pair, budget, target)
     scores = result["scores"]
     return {
         "pairing": pairing,
@@ -40,51 +106,51 @@ def _one_match(task: tuple[str, int, float, int, int]) -> dict[str, Any]:
         "margin": scores[side] - scores[1 - side],
         "deals": result["deals"],
         "times": result["times"],
+        "faults": result["faults"],
     }
 
 
 def bench_belote(
-    matches: int = 200,
+    pairs: dict[str, int] | None = None,
     budget: float = 0.3,
     workers: int = 2,
     *,
-    hard_matches: int | None = None,
     target: int = 151,
     seed: int = 0,
-    pairings: tuple[str, ...] = tuple(PAIRINGS),
 ) -> dict[str, Any]:
-    """Play ``matches`` matches per pairing (``hard_matches`` for hard vs normal) and summarise.
+    """Play ``pairs[pairing]`` mirrored pairs of each pairing named (every pairing, at its
+    default, when None) and summarise: wins, rate and interval, mean margin and deals per
+    pairing; per player the decision times and the faults per 1,000 decisions.
 
-    ``budget`` is the seconds per decision given to the bots (only hard uses it); ``workers``
-    processes share the matches. Returns per pairing the wins, matches, win rate, its 95% Wilson
-    interval, the mean score margin and deals, and per level the decision-time median and 99th
-    percentile (seconds) over every decision it made. Pairings given no matches are left out.
-
-    With ``workers`` > 1 the matches run in spawned processes, which import the ``__main__``
-    module again: a script calling this must guard its entry point with
-    ``if __name__ == "__main__":`` (``manage.py`` and ``python -m games.bench.belote_bots`` do).
+    ``budget`` is the seconds per decision given to the bots; ``workers`` processes share the
+    matches (spawned: a script calling this guards its entry point with ``__main__``).
     """
-    tasks = []
-    for pairing in pairings:
-        n = hard_matches if pairing == "hard-vs-normal" and hard_matches is not None else matches
-        tasks += [(pairing, i, budget, target, seed) for i in range(n)]
+    pairs = pairs if pairs is not None else {name: p[3] for name, p in PAIRINGS.items()}
+    tasks = [
+        (pairing, i, side, budget, target, seed)
+        for pairing, count in pairs.items()
+        for i in range(count)
+        for side in (0, 1)
+    ]
     started = time.perf_counter()
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
             outcomes = list(pool.imap_unordered(_one_match, tasks))
     else:
-        outcomes = [_one_match(t) for t in tasks]
+        outcomes = [_one_match(task) for task in tasks]
     times: dict[str, list[float]] = {}
+    faults: dict[str, dict[str, int]] = {}
     summary: dict[str, Any] = {}
-    for pairing in pairings:
+    for pairing in pairs:
         mine = [o for o in outcomes if o["pairing"] == pairing]
         if not mine:
             continue
         wins = sum(o["won"] for o in mine)
         low, high = wilson(wins, len(mine))
+        first, second, goal, _default = PAIRINGS[pairing]
         summary[pairing] = {
-            "levels": PAIRINGS[pairing][:2],
-            "goal": PAIRINGS[pairing][2],
+            "players": [first, second],
+            "goal": goal,
             "matches": len(mine),
             "wins": wins,
             "rate": wins / len(mine),
@@ -93,16 +159,56 @@ def bench_belote(
             "mean_deals": statistics.mean(o["deals"] for o in mine),
         }
         for o in mine:
-            for level, values in o["times"].items():
-                times.setdefault(level, []).extend(values)
+            for name, values in o["times"].items():
+                times.setdefault(name, []).extend(values)
+            for name, counts in o["faults"].items():
+                total = faults.setdefault(name, dict.fromkeys(manners.FAULTS, 0))
+                for fault, count in counts.items():
+                    total[fault] += count
+    decided = decision_times(times)
+    manners_per_1000 = {
+        name: {fault: 1000 * count / decided[name]["decisions"] for fault, count in counts.items()}
+        for name, counts in faults.items()
+        if name in decided
+    }
     return {
         "budget": budget,
         "target": target,
         "workers": workers,
         "seconds": time.perf_counter() - started,
         "pairings": summary,
-        "times": decision_times(times),
+        "times": decided,
+        "faults_per_1000": manners_per_1000,
     }
+
+
+#: The players :func:`faults_where_possible` asks by default.
+FAULT_PLAYERS = ("frozen-hard", "hard", "expert")
+
+
+def faults_where_possible(
+    names: Sequence[str], count: int, seed: int = 1, budget: float = 0.3
+) -> dict[str, dict[str, float]]:
+    """Each player's card-play faults per 1,000 of the same ``count`` positions where one is
+    possible (:func:`manners.testing_positions`), each deciding as at a table."""
+    views = manners.testing_positions(count, seed)
+    rates = {}
+    for name in names:
+        found = dict.fromkeys(manners.CARD_FAULTS, 0)
+        for i, view in enumerate(views):
+            action = PLAYERS[name](view, random.Random(i), budget)
+            for fault in manners.faults(view, action):
+                found[fault] += 1
+        rates[name] = {fault: 1000 * n / len(views) for fault, n in found.items()}
+    return rates
+
+
+def format_faults(rates: dict[str, dict[str, float]], count: int) -> str:
+    """:func:`faults_where_possible`'s result as a few lines of text."""
+    lines = [f"Belote faults per 1,000 of {count} positions where one is possible:"]
+    for name, counts in rates.items():
+        lines.append(f"  {name}: " + ", ".join(f"{f} {n:.1f}" for f, n in counts.items()))
+    return "\n".join(lines)
 
 
 def format(result: dict[str, Any]) -> str:
@@ -115,38 +221,62 @@ def format(result: dict[str, Any]) -> str:
         low, high = p["interval"]
         verdict = "ok" if p["rate"] >= p["goal"] else "below goal"
         lines.append(
-            f"  {name}: {p['wins']}/{p['matches']} won = {p['rate']:.1%} "
+            f"  {name}: {p['wins']}/{p['matches']} matches won = {p['rate']:.1%} "
             f"(95% CI {low:.1%}-{high:.1%}; goal {p['goal']:.0%}: {verdict}), "
             f"mean margin {p['mean_margin']:+.1f}, {p['mean_deals']:.1f} deals/match"
         )
-    for level, t in result["times"].items():
+    for name, t in result["times"].items():
+        f = result["faults_per_1000"].get(name, {})
         lines.append(
-            f"  {level}: {t['decisions']} decisions, median {t['median_ms']:.2f} ms, "
-            f"p99 {t['p99_ms']:.2f} ms, max {t['max_ms']:.1f} ms"
+            f"  {name}: {t['decisions']} decisions, median {t['median_ms']:.2f} ms, "
+            f"p99 {t['p99_ms']:.2f} ms, max {t['max_ms']:.1f} ms; per 1,000 decisions: "
+            + ", ".join(f"{fault} {count:.2f}" for fault, count in f.items())
         )
     return "\n".join(lines)
+
+
+def _pairs(text: str) -> dict[str, int]:
+    """``expert-vs-frozen-hard=400,normal-vs-easy=50`` -> pairs per pairing."""
+    out = {}
+    for part in text.split(","):
+        name, _, count = part.partition("=")
+        if name not in PAIRINGS:
+            raise argparse.ArgumentTypeError(f"unknown pairing {name!r}; known: {list(PAIRINGS)}")
+        out[name] = int(count) if count else PAIRINGS[name][3]
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:
     """Command line: run :func:`bench_belote` and print :func:`format`."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--matches", type=int, default=200, help="matches of normal vs easy")
-    parser.add_argument("--hard-matches", type=int, default=40, help="matches of hard vs normal")
+    parser.add_argument(
+        "--pairs",
+        type=_pairs,
+        help="pairings and their mirrored pairs, e.g. expert-vs-frozen-hard=400 (all by default)",
+    )
     parser.add_argument("--budget", type=float, default=0.3, help="seconds per decision")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--target", type=int, default=151)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--fault-positions",
+        type=int,
+        default=0,
+        help="also judge frozen hard, hard and the expert in this many positions where a fault is "
+        "possible (alone, without --pairs)",
+    )
     parser.add_argument("--json", help="also write the result to this JSON file")
     args = parser.parse_args(argv)
-    result = bench_belote(
-        args.matches,
-        args.budget,
-        args.workers,
-        hard_matches=args.hard_matches,
-        target=args.target,
-        seed=args.seed,
-    )
-    print(format(result))
+    result: dict[str, Any] = {}
+    if args.pairs is not None or not args.fault_positions:
+        result = bench_belote(
+            args.pairs, args.budget, args.workers, target=args.target, seed=args.seed
+        )
+        print(format(result))
+    if args.fault_positions:
+        rates = faults_where_possible(FAULT_PLAYERS, args.fault_positions, budget=args.budget)
+        result["faults_where_possible"] = rates
+        print(format_faults(rates, args.fault_positions))
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(result, handle, indent=2)

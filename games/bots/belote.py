@@ -11,9 +11,10 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   everything public (voids and "no higher trump" inferred from the legal-card rules, declared
   kinds, belots announced or not, hand sizes), rebuilds an engine state for each such deal by
   replaying this deal's public actions, plays every candidate card out to the end of the deal with
-  the normal policy at all four seats, and keeps the card with the best average deal score. It
-  samples until its time budget runs out, or earlier once the best card is clearly ahead or the
-  candidates tie on every sampled deal.
+  the normal policy at all four seats, and keeps the card with the best average deal score (of
+  cards within a hair of it, the one that gives away least). It samples until its time budget
+  runs out, or earlier once the best card is clearly ahead or the candidates tie on every
+  sampled deal.
 
 Cards are ints and sets of cards masks, read with the engine's own tables
 (:mod:`games.engines.belote_cards`).
@@ -452,7 +453,12 @@ def choose_call(view: View) -> str:
     }
     if partner_bids & {0, 1, 2, 3}:
         margins[AT] += 1.5  # partner's suit bid suggests a jack
-    options = [CONTRACT_INDEX[c] for c in legal if c in CONTRACT_INDEX]
+    # A suit is bid only with its jack or nine (a partner counts on one of them).
+    options = [
+        ct
+        for ct in (CONTRACT_INDEX[c] for c in legal if c in CONTRACT_INDEX)
+        if ct >= NT or _suit_ranks(hand, ct) & (1 << RJ | 1 << R9)
+    ]
     if standing is None:
         best = max(options, key=lambda ct: margins[ct], default=None)
         if best is not None and margins[best] >= 0:
@@ -711,6 +717,36 @@ def _distinct(k: Knowledge, hand: int, cards: list[int]) -> list[int]:
 MIN_SAMPLES = 16
 #: How many standard errors of the paired per-deal difference make the best card clear.
 CLEAR_Z = 2.75
+#: Written points a deal: cards whose mean values differ by less are equal (sampling noise is
+#: larger), and the one that gives away least is played, as a good partner would.
+NEAR_TIE = 0.25
+
+
+def gentlest(
+    ct: int, cands: Sequence[int], totals: dict[int, float], n: int, prefer: int | None = None
+) -> int:
+    """Among the cards within :data:`NEAR_TIE` of the best mean over ``n`` deals, the one
+    that gives away least: its points, then its strength; ``prefer`` if it is among them and
+    gives away no more points."""
+    best = max(totals[c] for c in cands)
+    near = [c for c in cands if totals[c] >= best - NEAR_TIE * n]
+    least = min(near, key=lambda c: (POINTS[ct][c], STRENGTH[ct][c]))
+    if prefer in near and POINTS[ct][prefer] == POINTS[ct][least]:
+        return prefer
+    return least
+
+
+def tally(
+    totals: dict[int, float], pairs: dict[tuple[int, int], list[float]], values: dict[int, float]
+) -> None:
+    """Add one sampled deal's ``values`` to each card's total and to the sum and sum of squares
+    of each pair's difference (what :func:`is_clear` reads)."""
+    for c, value in values.items():
+        totals[c] += value
+    for (a, b), acc in pairs.items():
+        d = values[a] - values[b]
+        acc[0] += d
+        acc[1] += d * d
 
 
 def is_clear(
@@ -747,7 +783,11 @@ def is_clear(
 
 
 def choose_hard(
-    view: View, rng: random.Random, budget: float = 0.3, samples: int | None = None
+    view: View,
+    rng: random.Random,
+    budget: float = 0.3,
+    samples: int | None = None,
+    sampler: Callable[[Constraints, random.Random], list[int]] | None = None,
 ) -> str:
     """Determinized Monte Carlo over the unseen cards, normal policy rollouts.
 
@@ -755,7 +795,8 @@ def choose_hard(
     1) are spent, but after :data:`MIN_SAMPLES` deals sampling stops as soon as the choice is
     clear (:func:`is_clear`): one card is far ahead of all others, or the candidates tie on every
     deal. ``samples`` instead fixes the number of sampled deals, with no early stop, which makes
-    the choice depend only on ``view`` and ``rng`` (tests).
+    the choice depend only on ``view`` and ``rng`` (tests). ``sampler`` deals the unseen cards
+    instead of :meth:`Constraints.sample` (the expert's, which also reads the auction).
     """
     legal = view["legal"]
     if len(legal) == 1:
@@ -788,19 +829,14 @@ def choose_hard(
                 break
         elif n >= samples:
             break
-        hands = cons.sample(rng)
+        hands = cons.sample(rng) if sampler is None else sampler(cons, rng)
         base = build_state(view, hands)
         values = {c: rollout(base, k, hands, me, c, team, hang) for c in cands}
-        for c, value in values.items():
-            totals[c] += value
-        for (a, b), acc in pairs.items():
-            d = values[a] - values[b]
-            acc[0] += d
-            acc[1] += d * d
+        tally(totals, pairs, values)
         n += 1
-    # Ties (and near ties) go to normal's choice.
-    totals[fallback] = totals.get(fallback, 0.0) + 1e-6
-    return CARDS[max(cands, key=lambda c: totals[c])]
+    if not n:
+        return CARDS[fallback]
+    return CARDS[gentlest(k.ct, cands, totals, n, prefer=fallback)]
 
 
 LEVELS: dict[str, Callable[[View, random.Random, float], str]] = {

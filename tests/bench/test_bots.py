@@ -6,15 +6,28 @@ import argparse
 
 import pytest
 
-from games.bench import belote_bots, grabush_bots
+from games.bench import belote_bots, grabush_bots, manners
 
 
-def test_belote_bench_summarises_matches() -> None:
-    result = belote_bots.bench_belote(2, 0.005, 1, hard_matches=1, target=21, seed=3)
-    assert result["pairings"]["normal-vs-easy"]["matches"] == 2
-    assert result["pairings"]["hard-vs-normal"]["matches"] == 1
-    assert set(result["times"]) == {"easy", "normal", "hard"}
-    assert "normal-vs-easy" in belote_bots.format(result)
+def test_belote_bench_plays_mirrored_pairs_and_judges_manners() -> None:
+    pairs = {"normal-vs-easy": 2, "expert-vs-frozen-hard": 1}
+    result = belote_bots.bench_belote(pairs, 0.005, 1, target=21, seed=3)
+    assert result["pairings"]["normal-vs-easy"]["matches"] == 4  # each pair: both sides
+    assert result["pairings"]["expert-vs-frozen-hard"]["matches"] == 2
+    assert set(result["times"]) == {"easy", "normal", "expert", "frozen-hard"}
+    for name, counts in result["faults_per_1000"].items():
+        assert set(counts) == set(manners.FAULTS), name
+    text = belote_bots.format(result)
+    assert "normal-vs-easy" in text and "per 1,000 decisions" in text
+
+
+def test_the_pairs_option() -> None:
+    assert belote_bots._pairs("normal-vs-easy=3,hard-vs-normal") == {
+        "normal-vs-easy": 3,
+        "hard-vs-normal": belote_bots.PAIRINGS["hard-vs-normal"][3],
+    }
+    with pytest.raises(argparse.ArgumentTypeError):
+        belote_bots._pairs("expert-vs-nobody=3")
 
 
 def test_grabush_bench_counts_and_formats() -> None:
@@ -30,3 +43,18 @@ def test_grabush_bench_matchup_option() -> None:
     for bad in ("hard", "hard-expert", "-normal"):
         with pytest.raises(argparse.ArgumentTypeError):
             grabush_bots._parse_matchup(bad)
+
+
+def test_faults_where_possible_counts_each_players_faults(monkeypatch) -> None:
+    def careless(view, rng, budget):
+        return next(card for card in view["legal"] if manners.faults(view, card))
+
+    def careful(view, rng, budget):
+        return next(card for card in view["legal"] if not manners.faults(view, card))
+
+    monkeypatch.setitem(belote_bots.PLAYERS, "careless", careless)
+    monkeypatch.setitem(belote_bots.PLAYERS, "careful", careful)
+    rates = belote_bots.faults_where_possible(["careless", "careful"], 20, seed=3)
+    assert sum(rates["careless"].values()) >= 1000
+    assert rates["careful"] == dict.fromkeys(manners.CARD_FAULTS, 0.0)
+    assert "careless" in belote_bots.format_faults(rates, 20)

@@ -139,8 +139,9 @@ def test_normal_gives_a_ten_to_a_partner_winning_the_trick() -> None:
     assert choose("normal", v) == "TS"
 
 
-def test_normal_keeps_its_ace_off_a_trick_lost_to_a_trump() -> None:
-    # Hearts by seat 3; seat 1 leads 7♦, seat 2 follows, seat 3 (void in ♦) trumps.
+def lost_to_a_trump() -> belote.State:
+    """Hearts by seat 3; seat 1 leads 7♦, seat 2 follows, seat 3 (void in ♦) trumps; seat 0,
+    holding only high diamonds and the 9♦, must follow."""
     hands = {
         1: ["7D", "7C", "8C", "9C", "TC", "JC", "QC", "KC"],
         2: ["8D", "7S", "8S", "9S", "TS", "JS", "QS", "KS"],
@@ -149,8 +150,11 @@ def test_normal_keeps_its_ace_off_a_trick_lost_to_a_trump() -> None:
     }
     state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
     state = play(state, "pass", "pass", "H", "pass", "pass", "pass")
-    state = play(state, "7D", "8D", "7H")
-    v = me(state)
+    return play(state, "7D", "8D", "7H")
+
+
+def test_normal_keeps_its_ace_off_a_trick_lost_to_a_trump() -> None:
+    v = me(lost_to_a_trump())
     assert v["seat"] == 0
     assert choose("normal", v) == "9D"
 
@@ -329,3 +333,25 @@ def test_play_match_with_hard_seats() -> None:
     result = bots.play_match(["hard", "easy", "hard", "easy"], 4, 0.005, target=21)
     assert result["winner"] in (0, 1)
     assert result["times"]["hard"]
+
+
+def test_near_equal_cards_go_to_the_one_that_gives_away_least() -> None:
+    ct = belote_cards.CONTRACT_INDEX["H"]
+    ten, seven, nine = (belote_cards.INDEX[c] for c in ("TD", "7D", "9C"))
+    n = 20
+    # The ten looks a little better, within the noise: the seven goes.
+    totals = {ten: 5.0 * n, seven: (5.0 - bots.NEAR_TIE / 2) * n}
+    assert bots.gentlest(ct, [ten, seven], totals, n) == seven
+    # Clearly better: the ten goes.
+    totals = {ten: 5.0 * n, seven: (5.0 - 2 * bots.NEAR_TIE) * n}
+    assert bots.gentlest(ct, [ten, seven], totals, n) == ten
+    # Two cards of no points: the preferred one (normal's choice) stays.
+    totals = {seven: 1.0 * n, nine: 1.0 * n}
+    assert bots.gentlest(ct, [seven, nine], totals, n, prefer=nine) == nine
+    assert bots.gentlest(ct, [seven, nine], totals, n, prefer=ten) in (seven, nine)
+
+
+def test_hard_keeps_its_high_cards_off_a_trick_lost_to_a_trump() -> None:
+    state = lost_to_a_trump()
+    for seed in range(5):
+        assert choose("hard", me(state), seed) in ("9D", "JD", "QD", "KD")

@@ -1,0 +1,844 @@
+"""Hard, as it stood when the expert was built: the bots benchmark's fixed reference. Frozen:
+never edit this file, so that every later change of the computer players is measured against
+the same opponent (``manage.py bench bots``). It is games/bots/belote.py of commit 708b8ff.
+
+Belote computer players: easy (random), normal (heuristics), hard (determinized Monte Carlo).
+
+Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view(state, seat)``.
+
+- **easy** plays a uniformly random legal action.
+- **normal** values its five auction cards per contract (trumps, jacks and nines, aces and tens,
+  length, belot; the partner's and the opponents' calls) and plays by card-counting rules: the
+  declaring side draws trumps, masters are cashed, points go to a partner whose trick is safe,
+  nothing of value goes on a lost trick, suits an opponent can ruff are not led.
+- **hard** bids like normal. In play it deals the unseen cards at random, consistently with
+  everything public (voids and "no higher trump" inferred from the legal-card rules, declared
+  kinds, belots announced or not, hand sizes), rebuilds an engine state for each such deal by
+  replaying this deal's public actions, plays every candidate card out to the end of the deal with
+  the normal policy at all four seats, and keeps the card with the best average deal score. It
+  samples until its time budget runs out, or earlier once the best card is clearly ahead or the
+  candidates tie on every sampled deal.
+
+Cards are ints and sets of cards masks, read with the engine's own tables
+(:mod:`games.engines.belote_cards`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.engines import belote as engine
+from games.engines.belote_cards import (
+    ALL,
+    AT,
+    CARDS,
+    CONTRACT_INDEX,
+    CONTRACTS,
+    HIGHER,
+    INDEX,
+    NT,
+    POINTS,
+    R7,
+    R8,
+    R9,
+    RA,
+    RJ,
+    RK,
+    RQ,
+    RT,
+    STRENGTH,
+    SUIT_MASK,
+    TRUMP_MASK,
+    beats,
+    bits,
+    is_trump,
+    mask,
+)
+
+View = engine.BeloteView
+
+
+# --------------------------------------------------------------------------------------------
+# Public knowledge of a deal in play
+
+
+class Knowledge:
+    """What every player knows about the deal in play: cards gone and what each seat can't hold.
+
+    ``forbid[p]`` collects the cards seat ``p`` cannot hold, inferred from the legal-card rules
+    (a failure to follow, to trump or to go higher). :meth:`observe` takes one card play.
+    """
+
+    __slots__ = (
+        "ct",
+        "declarer",
+        "dteam",
+        "forbid",
+        "gone",
+        "kq_silent",
+        "ntricks",
+        "played_by",
+        "trick",
+        "win",
+    )
+
+    def __init__(self, ct: int, declarer: int) -> None:
+        self.ct = ct
+        self.declarer = declarer
+        self.dteam = declarer & 1
+        self.gone = 0  # every card played this deal, the current trick included
+        self.forbid = [0, 0, 0, 0]
+        self.played_by = [0, 0, 0, 0]
+        self.trick: list[tuple[int, int]] = []
+        self.win = 0  # index in trick of the card winning it
+        self.ntricks = 0
+        # (seat, other card) for a first K/Q of a trump suit played where belot would be
+        # announced: if no belot shows up, that seat never held the other card.
+        self.kq_silent: list[tuple[int, int, int]] = []
+
+    def copy(self) -> Knowledge:
+        """An independent copy (for rollouts)."""
+        k = Knowledge.__new__(Knowledge)
+        k.ct = self.ct
+        k.declarer = self.declarer
+        k.dteam = self.dteam
+        k.gone = self.gone
+        k.forbid = list(self.forbid)
+        k.played_by = list(self.played_by)
+        k.trick = list(self.trick)
+        k.win = self.win
+        k.ntricks = self.ntricks
+        k.kq_silent = self.kq_silent
+        return k
+
+    def observe(self, seat: int, card: int) -> None:
+        """Record that ``seat`` played ``card`` on the current trick."""
+        ct = self.ct
+        trick = self.trick
+        tmask = TRUMP_MASK[ct]
+        if ct != NT and card & 7 in (RK, RQ) and tmask >> card & 1:
+            suit_kq = 0b01100000 << (card & ~7)
+            if not self.played_by[seat] & suit_kq:
+                qualifies = not trick or card >> 3 == trick[0][1] >> 3 or ct < NT
+                if qualifies:
+                    other = (suit_kq & ~(1 << card)).bit_length() - 1
+                    self.kq_silent = [*self.kq_silent, (seat, card >> 3, other)]
+        if trick:
+            lead = trick[0][1]
+            suit = lead >> 3
+            best_seat, best = trick[self.win]
+            if card >> 3 != suit:
+                self.forbid[seat] |= SUIT_MASK[suit]
+                if ct < NT and best_seat != seat ^ 2:
+                    # An opponent was winning: he had to trump, and over a trump to go higher.
+                    if tmask >> best & 1:
+                        if not beats(ct, card, best):
+                            self.forbid[seat] |= HIGHER[ct][best]
+                    elif not tmask >> card & 1:
+                        self.forbid[seat] |= tmask
+            elif tmask >> lead & 1 and not beats(ct, card, best):
+                # Trumps led: he had to go higher if he could.
+                self.forbid[seat] |= HIGHER[ct][best]
+            if beats(ct, card, best):
+                self.win = len(trick)
+        self.gone |= 1 << card
+        self.played_by[seat] |= 1 << card
+        trick.append((seat, card))
+        if len(trick) == 4:
+            self.trick = []
+            self.win = 0
+            self.ntricks += 1
+
+    @property
+    def winner_seat(self) -> int:
+        """Seat winning the current trick (only while it is not empty)."""
+        return self.trick[self.win][0]
+
+
+def knowledge_from_view(view: View) -> Knowledge:
+    """Replay the public card plays of the deal in ``view``."""
+    c = view["contract"]
+    k = Knowledge(CONTRACT_INDEX[c["contract"]], c["declarer"])
+    for t in view["tricks"]:
+        for seat, code in t["cards"]:
+            k.observe(seat, INDEX[code])
+    for seat, code in view["trick"]:
+        k.observe(seat, INDEX[code])
+    return k
+
+
+# --------------------------------------------------------------------------------------------
+# Normal: card play
+
+
+def _master(ct: int, card: int, outside: int) -> bool:
+    """No card outside our knowledge beats ``card`` in its suit."""
+    return not HIGHER[ct][card] & outside
+
+
+def _can_beat(k: Knowledge, p: int, best: int, suit: int, outside: int) -> bool:
+    """Whether seat ``p``, still to play, may hold a card that takes the trick from ``best``."""
+    ct = k.ct
+    avail = outside & ~k.forbid[p]
+    in_suit = avail & SUIT_MASK[suit]
+    if in_suit:
+        if best >> 3 == suit and in_suit & HIGHER[ct][best]:
+            return True
+        # With several cards of the suit still out he most likely follows.
+        if (outside & SUIT_MASK[suit]).bit_count() >= 3:
+            return False
+    if ct >= NT or suit == ct:
+        return False
+    trumps = avail & TRUMP_MASK[ct]
+    if not trumps:
+        return False
+    if TRUMP_MASK[ct] >> best & 1:
+        return bool(trumps & HIGHER[ct][best])
+    return True
+
+
+def _belot_break(k: Knowledge, card: int, hand: int) -> bool:
+    """Playing ``card`` now would spend a K/Q of a belot pair without announcing it."""
+    ct = k.ct
+    if ct != AT or card & 7 not in (RK, RQ):
+        return False
+    kq = 0b01100000 << (card & ~7)
+    return hand & kq == kq and bool(k.trick) and k.trick[0][1] >> 3 != card >> 3
+
+
+def _discard_cost(k: Knowledge, card: int, hand: int, outside: int) -> float:
+    """How much it hurts to throw ``card`` on a trick we don't win (lower is better)."""
+    ct = k.ct
+    cost = POINTS[ct][card] + 0.1 * STRENGTH[ct][card]
+    if ct < NT and is_trump(ct, card):
+        cost += 12 + STRENGTH[ct][card]
+    if _master(ct, card, outside):
+        cost += 8
+    if _belot_break(k, card, hand):
+        cost += 25
+    if ct < NT and not is_trump(ct, card) and (hand & SUIT_MASK[card >> 3]).bit_count() == 1:
+        cost -= 1  # makes a void
+    return cost
+
+
+def _give_value(k: Knowledge, card: int, hand: int, outside: int) -> float:
+    """How good it is to put ``card`` on a trick the partner surely wins (higher is better)."""
+    ct = k.ct
+    if ct < NT and is_trump(ct, card):
+        return -30 - STRENGTH[ct][card]
+    value = POINTS[ct][card] - 0.1 * STRENGTH[ct][card]
+    if _master(ct, card, outside) and (outside & SUIT_MASK[card >> 3]):
+        value -= 8  # it could win a trick of its own
+    if _belot_break(k, card, hand):
+        value -= 25
+    return value
+
+
+def _win_key(k: Knowledge, card: int) -> tuple[int, int]:
+    """Among winning cards: plain cards carrying most points, else the lowest trump."""
+    ct = k.ct
+    if is_trump(ct, card):
+        return (0, -STRENGTH[ct][card])
+    return (1, POINTS[ct][card])
+
+
+def _follow(k: Knowledge, seat: int, hand: int, cards: list[int], outside: int) -> int:
+    ct = k.ct
+    trick = k.trick
+    suit = trick[0][1] >> 3
+    best_seat, best = trick[k.win]
+    after = [(seat + i) & 3 for i in range(1, 4 - len(trick))]
+    opps_after = [p for p in after if (p ^ seat) & 1]
+    partner_wins = best_seat == seat ^ 2
+    if partner_wins and not any(_can_beat(k, p, best, suit, outside) for p in opps_after):
+        return max(cards, key=lambda c: _give_value(k, c, hand, outside))
+    winners = [c for c in cards if beats(ct, c, best)]
+    if winners:
+        sure = [
+            c for c in winners if not any(_can_beat(k, p, c, suit, outside) for p in opps_after)
+        ]
+        if sure:
+            return max(sure, key=lambda c: _win_key(k, c))
+        points = sum(POINTS[ct][c] for _p, c in trick)
+        if not partner_wins and (seat ^ 2) not in after and (points >= 10 or k.ntricks == 7):
+            return max(winners, key=lambda c: STRENGTH[ct][c])
+    return min(cards, key=lambda c: _discard_cost(k, c, hand, outside))
+
+
+def _lead_cost(k: Knowledge, seat: int, card: int, hand: int, outside: int) -> float:
+    """How bad a lead ``card`` is when there is no master worth cashing (lower is better)."""
+    ct = k.ct
+    suit = card >> 3
+    declaring = (seat & 1) == k.dteam
+    cost = POINTS[ct][card] + 0.2 * STRENGTH[ct][card]
+    if ct < NT:
+        trumps_out = outside & TRUMP_MASK[ct]
+        if suit == ct:
+            cost += 6 if declaring else 20
+        else:
+            for p in (seat ^ 1, seat ^ 3):
+                if k.forbid[p] & SUIT_MASK[suit] == SUIT_MASK[suit] and trumps_out & ~k.forbid[p]:
+                    cost += 25  # he ruffs it
+            p = seat ^ 2
+            if (
+                k.forbid[p] & SUIT_MASK[suit] == SUIT_MASK[suit]
+                and trumps_out & ~k.forbid[p]
+                and not declaring
+            ):
+                cost -= 5  # partner ruffs
+    if card & 7 == RT and not is_trump(ct, card) and outside >> (card | 7) & 1:
+        cost += 10  # a ten whose ace is still out
+    if ct == AT and card & 7 == R9 and outside >> (card & ~7 | RJ) & 1:
+        cost += 10  # a nine whose jack is still out
+    if ct == NT:
+        cost -= 0.5 * (hand & SUIT_MASK[suit]).bit_count()  # lead from length
+    return cost
+
+
+def _lead(k: Knowledge, seat: int, hand: int, cards: list[int], outside: int) -> int:
+    ct = k.ct
+    declaring = (seat & 1) == k.dteam
+    opps = (seat ^ 1, seat ^ 3)
+    if ct < NT:
+        tmask = TRUMP_MASK[ct]
+        mine = [c for c in cards if tmask >> c & 1]
+        opp_trumps = any(outside & tmask & ~k.forbid[p] for p in opps)
+        if declaring and mine and opp_trumps:
+            top = max(mine, key=lambda c: STRENGTH[ct][c])
+            if _master(ct, top, outside):
+                return top
+            if k.declarer == seat ^ 2 or len(mine) >= 3:
+                return min(mine, key=lambda c: STRENGTH[ct][c])
+        masters = []
+        for c in cards:
+            if tmask >> c & 1 or not _master(ct, c, outside):
+                continue
+            suit_mask = SUIT_MASK[c >> 3]
+            ruffed = any(
+                k.forbid[p] & suit_mask == suit_mask and outside & tmask & ~k.forbid[p]
+                for p in opps
+            )
+            # Many cards of the suit already gone: someone is probably void.
+            thin = opp_trumps and (outside & suit_mask).bit_count() <= 1 and not declaring
+            if not ruffed and not thin:
+                masters.append(c)
+        if masters:
+            return max(masters, key=lambda c: POINTS[ct][c])
+    else:
+        masters = [c for c in cards if _master(ct, c, outside) and outside & SUIT_MASK[c >> 3]]
+        if masters:
+            return max(masters, key=lambda c: (POINTS[ct][c], STRENGTH[ct][c]))
+    return min(cards, key=lambda c: _lead_cost(k, seat, c, hand, outside))
+
+
+def policy_card(k: Knowledge, seat: int, hand: int, legal: int) -> int:
+    """Normal's card for ``seat`` holding ``hand`` (mask) with ``legal`` cards (mask)."""
+    cards = bits(legal)
+    if len(cards) == 1:
+        return cards[0]
+    outside = ALL & ~(hand | k.gone)
+    if not k.trick:
+        return _lead(k, seat, hand, cards, outside)
+    return _follow(k, seat, hand, cards, outside)
+
+
+# --------------------------------------------------------------------------------------------
+# Normal: auction
+
+# A contract is bid when its valuation reaches this threshold (five-card hands).
+BID_THRESHOLD = {0: 5.0, 1: 5.0, 2: 5.0, 3: 5.0, NT: 6.0, AT: 8.0}
+
+
+def _suit_ranks(hand: int, suit: int) -> int:
+    return hand >> (8 * suit) & 0xFF
+
+
+def _value_suit(hand: int, trump: int) -> float:
+    """Strength of ``hand`` for a suit contract in ``trump``."""
+    t = _suit_ranks(hand, trump)
+    n = t.bit_count()
+    v = 0.0
+    if t >> RJ & 1:
+        v += 3.0
+    if t >> R9 & 1:
+        v += 2.0 if (t >> RJ & 1 or n >= 3) else 1.5
+    v += 1.0 * (t >> RA & 1) + 1.0 * (t >> RT & 1)
+    v += 0.5 * ((t >> RK & 1) + (t >> RQ & 1) + (t >> R8 & 1) + (t >> R7 & 1))
+    if t >> RK & 1 and t >> RQ & 1:
+        v += 1.0
+    v += 0.5 * max(0, n - 2)
+    for s in range(4):
+        if s == trump:
+            continue
+        r = _suit_ranks(hand, s)
+        if r >> RA & 1:
+            v += 1.0
+            if r >> RT & 1:
+                v += 0.7
+        elif r >> RT & 1 and r.bit_count() >= 2:
+            v += 0.3
+    if n == 0 or not t & (1 << RJ | 1 << R9):
+        v -= 2.0
+    return v
+
+
+def _value_nt(hand: int) -> float:
+    """Strength of ``hand`` for No Trumps."""
+    v = 0.0
+    for s in range(4):
+        r = _suit_ranks(hand, s)
+        if r >> RA & 1:
+            v += 2.0
+            if r >> RT & 1:
+                v += 1.5
+                if r >> RK & 1:
+                    v += 0.5
+        elif r >> RT & 1 and r.bit_count() >= 2:
+            v += 0.5
+    return v
+
+
+def _value_at(hand: int) -> float:
+    """Strength of ``hand`` for All Trumps."""
+    v = 0.0
+    for s in range(4):
+        r = _suit_ranks(hand, s)
+        if r >> RJ & 1:
+            v += 3.0
+            if r >> R9 & 1:
+                v += 2.0
+            if r >> RA & 1:
+                v += 0.5
+        elif r >> R9 & 1:
+            v += 1.0 if r.bit_count() >= 2 else 0.5
+        if r >> RK & 1 and r >> RQ & 1:
+            v += 0.7
+    return v
+
+
+def contract_values(hand: int) -> list[float]:
+    """Valuation of ``hand`` for each contract C D H S NT AT, minus its bid threshold."""
+    vals = [_value_suit(hand, s) for s in range(4)]
+    vals += [_value_nt(hand), _value_at(hand)]
+    return [v - BID_THRESHOLD[ct] for ct, v in enumerate(vals)]
+
+
+def _defence_value(hand: int, ct: int) -> float:
+    """How well ``hand`` defends against contract ``ct`` (for contra)."""
+    v = 0.0
+    for s in range(4):
+        r = _suit_ranks(hand, s)
+        trump = ct == AT or s == ct
+        if trump:
+            v += 3.0 * (r >> RJ & 1) + (2.0 if r >> R9 & 1 and r.bit_count() >= 2 else 0.0)
+            v += 1.0 * (r >> RA & 1) + 0.5 * (r >> RT & 1)
+        else:
+            v += 1.5 * (r >> RA & 1) + (0.8 if r >> RT & 1 and r >> RA & 1 else 0.0)
+    return v
+
+
+CONTRA_THRESHOLD = {0: 7.0, 1: 7.0, 2: 7.0, 3: 7.0, NT: 7.5, AT: 9.0}
+
+
+def choose_call(view: View) -> str:
+    """Normal's auction call: bid the best contract the hand supports, contra when strong."""
+    legal = view["legal"]
+    seat = view["seat"]
+    hand = mask(view["hand"])
+    margins = contract_values(hand)
+    standing = view["contract"]
+    partner_bids = {
+        CONTRACT_INDEX[c] for p, c in view["auction"] if p == seat ^ 2 and c in CONTRACT_INDEX
+    }
+    if partner_bids & {0, 1, 2, 3}:
+        margins[AT] += 1.5  # partner's suit bid suggests a jack
+    options = [CONTRACT_INDEX[c] for c in legal if c in CONTRACT_INDEX]
+    if standing is None:
+        best = max(options, key=lambda ct: margins[ct], default=None)
+        if best is not None and margins[best] >= 0:
+            return CONTRACTS[best]
+        return "pass"
+    current = CONTRACT_INDEX[standing["contract"]]
+    ours = standing["team"] == (seat & 1)
+    if ours:
+        own_margin = margins[current] if current < NT else margins[current] + 1.0
+        if "recontra" in legal and own_margin >= 2.0:
+            return "recontra"
+        if standing["declarer"] == seat ^ 2 and options:
+            # Overbid the partner only with a clearly better hand of our own.
+            support = current < NT and _suit_ranks(hand, current) & (1 << RJ | 1 << R9)
+            for ct in sorted(options, key=lambda c: -margins[c]):
+                need = 1.0 if ct >= NT and support else 3.0
+                if margins[ct] >= need:
+                    return CONTRACTS[ct]
+        return "pass"
+    if "contra" in legal and _defence_value(hand, current) >= CONTRA_THRESHOLD[current]:
+        return "contra"
+    best = max(options, key=lambda ct: margins[ct], default=None)
+    if best is not None and margins[best] >= 0.5:
+        return CONTRACTS[best]
+    return "pass"
+
+
+# --------------------------------------------------------------------------------------------
+# The bots
+
+
+def choose_easy(view: View, rng: random.Random, budget: float = 0.3) -> str:
+    """A uniformly random legal action."""
+    return rng.choice(view["legal"])
+
+
+def choose_normal(view: View, rng: random.Random, budget: float = 0.3) -> str:
+    """Heuristic bidding and card play (deterministic, well under a millisecond)."""
+    legal = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    if view["phase"] != "play":
+        return choose_call(view)
+    k = knowledge_from_view(view)
+    card = policy_card(k, view["seat"], mask(view["hand"]), mask(legal))
+    return CARDS[card]
+
+
+# --------------------------------------------------------------------------------------------
+# Hard: sampling the unseen cards
+
+
+class Constraints:
+    """Everything public that limits how the unseen cards may lie, from one seat's view."""
+
+    def __init__(self, view: View, k: Knowledge) -> None:
+        me = view["seat"]
+        self.me = me
+        self.k = k
+        self.hand = mask(view["hand"])
+        self.unseen = ALL & ~(self.hand | k.gone)
+        self.others = [p for p in range(4) if p != me]
+        self.need = list(view["hand_sizes"])
+        self.forbid = list(k.forbid)
+        self.forced = [0, 0, 0, 0]
+        announced = {(b["seat"], "CDHS".index(b["suit"])) for b in view["belots"]}
+        for seat, suit in announced:
+            other = 0b01100000 << (8 * suit) & ~k.played_by[seat]
+            self.forced[seat] |= other & self.unseen
+        for seat, suit, other in k.kq_silent:
+            if (seat, suit) not in announced:
+                self.forbid[seat] |= 1 << other
+        for p in self.others:
+            self.forbid[p] &= ~self.forced[p]
+        # Declared kinds of the seats that have played a card (None: nothing known yet).
+        self.kinds: list[list[str] | None] = [None] * 4
+        if k.ct != NT:
+            for p in self.others:
+                if k.played_by[p]:
+                    self.kinds[p] = sorted(
+                        d["kind"] for d in view["declarations"] if d["seat"] == p
+                    )
+
+    def _fill(self, rng: random.Random, forced: list[int], forbid: list[int]) -> list[int] | None:
+        """Deal the unforced unseen cards to the other seats within ``forbid``; None if stuck."""
+        hands = list(forced)
+        cap = [self.need[p] - forced[p].bit_count() for p in range(4)]
+        if any(cap[p] < 0 for p in self.others):
+            return None
+        rest = bits(self.unseen & ~(forced[0] | forced[1] | forced[2] | forced[3]))
+        rng.shuffle(rest)
+        allowed = {c: [p for p in self.others if not forbid[p] >> c & 1] for c in rest}
+        rest.sort(key=lambda c: len(allowed[c]))
+        for c in rest:
+            seats = [p for p in allowed[c] if cap[p] > 0]
+            if not seats:
+                return None
+            total = sum(cap[p] for p in seats)
+            x = rng.randrange(total)
+            for p in seats:
+                x -= cap[p]
+                if x < 0:
+                    break
+            hands[p] |= 1 << c
+            cap[p] -= 1
+        hands[self.me] = self.hand
+        return hands
+
+    def _place_declarations(self, rng: random.Random, forced: list[int]) -> bool:
+        """Force into each declaring seat the cards of one random placement of its kinds."""
+        for p in self.others:
+            kinds = self.kinds[p]
+            if not kinds:
+                continue
+            used = 0
+            for kind in kinds:
+                taken = forced[p ^ 1] | forced[p ^ 2] | forced[p ^ 3] | used
+                pool = (self.k.played_by[p] | self.unseen & ~self.forbid[p]) & ~taken
+                if kind == "carre":
+                    quads = (0x01010101 << r for r in range(R9, 8))
+                    options = [m for m in quads if pool & m == m]
+                else:
+                    length = {"tierce": 3, "quarte": 4}.get(kind, 5)
+                    runs = (
+                        ((1 << length) - 1) << (8 * s + r)
+                        for s in range(4)
+                        for r in range(9 - length)
+                    )
+                    options = [m for m in runs if pool & m == m]
+                if not options:
+                    return False
+                chosen = rng.choice(options)
+                used |= chosen
+                forced[p] |= chosen & self.unseen
+        return True
+
+    def _consistent(self, hands: list[int]) -> bool:
+        for p in self.others:
+            kinds = self.kinds[p]
+            if kinds is None:
+                continue
+            start = hands[p] | self.k.played_by[p]
+            # The engine's own declaration finder, so the kinds match it exactly.
+            if sorted(combo[0] for combo in engine.best_plan(start)) != kinds:
+                return False
+        return True
+
+    def sample(self, rng: random.Random, tries: int = 100) -> list[int]:
+        """Four hands (masks) consistent with the view; constraints relax if none is found."""
+        for _ in range(tries):
+            forced = list(self.forced)
+            if not self._place_declarations(rng, forced):
+                continue
+            hands = self._fill(rng, forced, self.forbid)
+            if hands is not None and self._consistent(hands):
+                return hands
+        for _ in range(tries):
+            hands = self._fill(rng, self.forced, self.forbid)
+            if hands is not None:
+                return hands
+        while True:
+            hands = self._fill(rng, [0, 0, 0, 0], [0, 0, 0, 0])
+            if hands is not None:
+                return hands
+
+
+def build_state(view: View, hands: Sequence[int]) -> engine.State:
+    """An engine state of this deal with the given current hands, replaying the public actions."""
+    k_played = [0, 0, 0, 0]
+    for t in view["tricks"]:
+        for seat, code in t["cards"]:
+            k_played[seat] |= 1 << INDEX[code]
+    for seat, code in view["trick"]:
+        k_played[seat] |= 1 << INDEX[code]
+    dealer = view["dealer"]
+    deck: list[str] = [""] * 32
+    for i in range(4):
+        seat = (dealer + 1 + i) & 3
+        cards = [CARDS[c] for c in bits(hands[seat] | k_played[seat])]
+        deck[3 * i : 3 * i + 3] = cards[0:3]
+        deck[12 + 2 * i : 14 + 2 * i] = cards[3:5]
+        deck[20 + 3 * i : 23 + 3 * i] = cards[5:8]
+    opts = view["options"]
+    state = engine.new_game(
+        0,
+        dealer=dealer,
+        decks=[deck],
+        target=opts["target"],
+        declarations=opts["declarations"],
+        finish_with_hanging=opts["finish_with_hanging"],
+    )
+    for seat, call in view["auction"]:
+        state = engine.apply(state, seat, call)
+    for t in view["tricks"]:
+        for seat, code in t["cards"]:
+            state = engine.apply(state, seat, code)
+    for seat, code in view["trick"]:
+        state = engine.apply(state, seat, code)
+    return state
+
+
+# --------------------------------------------------------------------------------------------
+# Hard: rollouts
+
+
+def rollout(
+    state: engine.State, k: Knowledge, hands: list[int], seat: int, card: int, team: int, hang: int
+) -> float:
+    """Play ``card`` then finish the deal with the normal policy; the deal's score for ``team``."""
+    k = k.copy()
+    hands = list(hands)
+    left = sum(h.bit_count() for h in hands)
+    while True:
+        k.observe(seat, card)
+        hands[seat] ^= 1 << card
+        state = engine.apply(state, seat, CARDS[card])
+        left -= 1
+        if not left:
+            break
+        seat = state.to_act
+        legal = mask(engine.legal_actions(state, seat))
+        card = policy_card(k, seat, hands[seat], legal)
+    result = engine.deal_results(state)[-1]
+    written = result["written"]
+    raw = result["raw"]
+    value = written[team] - written[1 - team] + 0.02 * (raw[team] - raw[1 - team])
+    if result["winning_team"] == team:
+        value += hang
+    elif result["winning_team"] == 1 - team:
+        value -= hang
+    return value
+
+
+def _distinct(k: Knowledge, hand: int, cards: list[int]) -> list[int]:
+    """Drop cards equivalent to another candidate (same suit, same points, nothing between)."""
+    ct = k.ct
+    outside = ALL & ~(hand | k.gone)
+    keep: list[int] = []
+    for c in sorted(cards, key=lambda c: (c >> 3, STRENGTH[ct][c])):
+        if keep:
+            prev = keep[-1]
+            between = HIGHER[ct][prev] & ~HIGHER[ct][c] & ~(1 << c)
+            if (
+                prev >> 3 == c >> 3
+                and POINTS[ct][prev] == POINTS[ct][c]
+                and not between & outside
+                and not _belot_break(k, c, hand)
+                and c & 7 not in (RK, RQ)
+            ):
+                continue
+        keep.append(c)
+    return keep
+
+
+#: Hard samples at least this many deals before it may stop early (:func:`is_clear`).
+MIN_SAMPLES = 16
+#: How many standard errors of the paired per-deal difference make the best card clear.
+CLEAR_Z = 2.75
+
+
+def is_clear(
+    cands: Sequence[int],
+    totals: dict[int, float],
+    pairs: dict[tuple[int, int], list[float]],
+    n: int,
+) -> bool:
+    """Whether more sampled deals would hardly change hard's choice among ``cands``.
+
+    Every candidate is rolled out on the same ``n`` deals, so each is compared with the best
+    mean on the per-deal difference: ``pairs[a, b]`` holds the sum and the sum of squares of
+    ``value(a) - value(b)`` over the deals (for ``a`` before ``b`` in ``cands``). The choice is
+    clear when against every other candidate the best either wins by more than :data:`CLEAR_Z`
+    standard errors of that difference, or scored exactly the same on every deal so far.
+    """
+    best = max(cands, key=lambda c: totals[c])
+    rank = {c: i for i, c in enumerate(cands)}
+    for c in cands:
+        if c == best:
+            continue
+        if rank[best] < rank[c]:
+            total, squares = pairs[best, c]
+        else:
+            total, squares = pairs[c, best]
+            total = -total
+        if squares == 0.0:
+            continue  # equal on every deal so far
+        mean = total / n
+        var = max(0.0, (squares - total * total / n) / (n - 1))
+        if mean <= CLEAR_Z * math.sqrt(var / n):
+            return False
+    return True
+
+
+def choose_hard(
+    view: View, rng: random.Random, budget: float = 0.3, samples: int | None = None
+) -> str:
+    """Determinized Monte Carlo over the unseen cards, normal policy rollouts.
+
+    Each sampled deal rolls out every candidate card. Up to 90% of ``budget`` seconds (at most
+    1) are spent, but after :data:`MIN_SAMPLES` deals sampling stops as soon as the choice is
+    clear (:func:`is_clear`): one card is far ahead of all others, or the candidates tie on every
+    deal. ``samples`` instead fixes the number of sampled deals, with no early stop, which makes
+    the choice depend only on ``view`` and ``rng`` (tests).
+    """
+    legal = view["legal"]
+    if len(legal) == 1:
+        return legal[0]
+    if view["phase"] != "play":
+        return choose_call(view)
+    start = time.perf_counter()
+    deadline = start + 0.9 * max(0.0, min(budget, 1.0))
+    k = knowledge_from_view(view)
+    me = view["seat"]
+    hand = mask(view["hand"])
+    cands = _distinct(k, hand, bits(mask(legal)))
+    fallback = policy_card(k, me, hand, mask(legal))
+    if len(cands) == 1:
+        return CARDS[cands[0]]
+    cons = Constraints(view, k)
+    totals = dict.fromkeys(cands, 0.0)
+    # (a, b) -> [sum, sum of squares] of the per-deal difference value(a) - value(b).
+    pairs: dict[tuple[int, int], list[float]] = {
+        (a, b): [0.0, 0.0] for i, a in enumerate(cands) for b in cands[i + 1 :]
+    }
+    team = me & 1
+    hang = view["hanging"]
+    n = 0
+    while True:
+        if samples is None:
+            if n and time.perf_counter() >= deadline:
+                break
+            if n >= MIN_SAMPLES and is_clear(cands, totals, pairs, n):
+                break
+        elif n >= samples:
+            break
+        hands = cons.sample(rng)
+        base = build_state(view, hands)
+        values = {c: rollout(base, k, hands, me, c, team, hang) for c in cands}
+        for c, value in values.items():
+            totals[c] += value
+        for (a, b), acc in pairs.items():
+            d = values[a] - values[b]
+            acc[0] += d
+            acc[1] += d * d
+        n += 1
+    # Ties (and near ties) go to normal's choice.
+    totals[fallback] = totals.get(fallback, 0.0) + 1e-6
+    return CARDS[max(cands, key=lambda c: totals[c])]
+
+
+LEVELS: dict[str, Callable[[View, random.Random, float], str]] = {
+    "easy": choose_easy,
+    "normal": choose_normal,
+    "hard": choose_hard,
+}
+
+
+# --------------------------------------------------------------------------------------------
+# Matches
+
+
+def play_match(levels: Sequence[str], seed: int, budget: float = 0.3, **options: Any) -> dict:
+    """Play a whole match, seat ``i`` played by ``levels[i]``; ``options`` go to ``new_game``.
+
+    Returns ``{"winner", "scores", "deals", "levels", "times"}``, ``times`` mapping each level to
+    its decision times in seconds.
+    """
+    state = engine.new_game(seed, **options)
+    rngs = [random.Random(f"belote-bots:{seed}:{seat}") for seat in range(4)]
+    bots = [LEVELS[level] for level in levels]
+    times: dict[str, list[float]] = {level: [] for level in levels}
+    while state.to_act is not None:
+        seat = state.to_act
+        v = engine.view(state, seat)
+        t0 = time.perf_counter()
+        action = bots[seat](v, rngs[seat], budget)
+        times[levels[seat]].append(time.perf_counter() - t0)
+        state = engine.apply(state, seat, action)
+    return {
+        "winner": engine.winner(state),
+        "scores": engine.scores(state),
+        "deals": len(engine.deal_results(state)),
+        "levels": list(levels),
+        "times": times,
+    }
