@@ -1,4 +1,5 @@
-"""ASGI entry point: HTTP goes to Django, websockets through origin and session checks."""
+"""ASGI entry point: HTTP goes to Django, websockets through origin and session checks, and
+the ``bot-moves`` channel to the bot workers (``manage.py runworker bot-moves``)."""
 
 import gc
 import os
@@ -10,15 +11,18 @@ django_asgi_app = get_asgi_application()
 
 # Imported after Django is set up: these import models.
 from channels.auth import AuthMiddlewareStack  # noqa: E402
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from cardroom.origins import SameOriginValidator  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
+from games.live.thinking import CHANNEL as BOT_CHANNEL  # noqa: E402
+from games.live.workers import BotWorker  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "channel": ChannelNameRouter({BOT_CHANNEL: BotWorker.as_asgi()}),
     }
 )
 

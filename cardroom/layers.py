@@ -140,4 +140,7 @@ class RedisChannelLayer(ChannelsRedisChannelLayer):
 
     def create_pool(self, index: int) -> WaitingConnectionPool:
         host = dict(self.hosts[index])
+        # redis-py times a read out after 5 s by default, as long as the layer's blocking
+        # receive waits on an idle channel: that receive would fail instead of returning empty.
+        host.setdefault("socket_timeout", 3 * self.brpop_timeout)
         return WaitingConnectionPool.from_url(host.pop("address"), **host)

@@ -247,6 +247,11 @@ REPORTS_PER_USER_PER_HOUR = int(os.environ.get("REPORTS_PER_USER_PER_HOUR", "20"
 # in a row a player's timer may run out (a bot making each move) before a bot covers for them.
 BOT_DELAY_SECONDS = float(os.environ.get("BOT_DELAY_SECONDS", "0.8"))
 BOT_BUDGET = float(os.environ.get("BOT_BUDGET", "0.3"))
+# Where computer players think (games/live/thinking.py): Channels workers when the channel
+# layer reaches other processes (run `manage.py runworker bot-moves`), else a process pool.
+BOTS_IN_WORKERS = env_bool("BOTS_IN_WORKERS", default=bool(REDIS_URL))
+BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "1"))
+BOT_ANSWER_SECONDS = float(os.environ.get("BOT_ANSWER_SECONDS", "10"))
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
 TIMEOUTS_BEFORE_COVER = int(os.environ.get("TIMEOUTS_BEFORE_COVER", "3"))
 

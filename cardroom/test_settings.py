@@ -19,6 +19,10 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 # fault tests ask for a pause, so that a bot's turn is pending when they kill the server).
 BOT_DELAY_SECONDS = float(os.environ.get("TEST_BOT_DELAY_SECONDS", "0"))
 BOT_BUDGET = 0.02
+# They think in a thread of the test's own process; the tests of the pool and the workers
+# (tests/test_thinking.py) switch these on themselves.
+BOT_PROCESSES = 0
+BOTS_IN_WORKERS = False
 # The suite creates many accounts, tables and reports from one address; the tests of each
 # limit set it low themselves.
 SIGNUPS_PER_ADDRESS_PER_HOUR = 10_000

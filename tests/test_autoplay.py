@@ -227,3 +227,11 @@ async def test_stopping_waits_for_a_move_in_progress(monkeypatch):
     await stopping
     # The move that was under way is in the log; no further one was started.
     assert await sync_to_async(Move.objects.filter(match=match).count)() == 1
+
+
+async def test_no_driver_starts_once_stopped():
+    """A change heard after stopping (a socket closing at shutdown, or as a test ends) must not
+    start a driver that would outlive the loop with a move half made."""
+    await autoplay.stop_all()
+    autoplay.kick(12345)
+    assert 12345 not in autoplay._drivers

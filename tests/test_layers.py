@@ -107,3 +107,27 @@ def test_a_command_gives_up_when_no_connection_is_released_in_time():
             await pool.aclose()
 
     asyncio.run(second_command_while_the_only_connection_is_held())
+
+
+@needs_redis
+def test_a_receive_on_an_idle_channel_outlasts_its_blocking_wait():
+    """The layer waits ``brpop_timeout`` seconds for a message at a time; a read of the socket
+    must not give up first (redis-py's own default equals that wait)."""
+
+    async def wait_on_an_idle_channel() -> None:
+        layer = layers.RedisChannelLayer(
+            hosts=[{"address": REDIS_URL}], prefix=f"test-idle-{secrets.token_hex(4)}"
+        )
+        try:
+            pool = layer.create_pool(0)
+            assert pool.connection_kwargs["socket_timeout"] > layer.brpop_timeout
+            await pool.aclose()
+            channel = await layer.new_channel()
+            with pytest.raises(TimeoutError):  # ours: the layer's receive kept waiting
+                async with asyncio.timeout(layer.brpop_timeout + 1.5):
+                    await layer.receive(channel)
+        finally:
+            await layer.flush()
+            await layer.close_pools()
+
+    asyncio.run(wait_on_an_idle_channel())

@@ -57,6 +57,11 @@ MOVE_TIMEOUT = 10.0
 CONNECT_TIMEOUT = 30.0
 #: Connections opened at once while a step connects its clients.
 CONNECT_CONCURRENCY = 40
+#: How often the human at a table of computer players looks whether it is their turn.
+BOT_TABLE_POLL = 0.02
+#: Seconds the tables of computers play before a step measures: seated at one instant, their
+#: computers' first round all comes at once, as no site's tables ever do.
+BOT_WARM_UP = 10.0
 USER_PREFIX = "load-"
 
 VERSION_RE = re.compile(r'name="version" value="(\d+)"')
@@ -119,6 +124,22 @@ def seat_tables(cookies: list[str], count: int) -> list[Seating]:
     return seatings
 
 
+def seat_bot_tables(cookies: list[str], count: int, level: str) -> list[Seating]:
+    """Open ``count`` Belote tables of one load-test user and three computer players of
+    ``level`` (the users after the four-player tables'), and start their matches."""
+    model = get_user_model()
+    names = [f"{USER_PREFIX}{index:05d}" for index in range(len(cookies) - count, len(cookies))]
+    users = {user.username: user for user in model.objects.filter(username__in=names)}
+    seatings = []
+    with transaction.atomic():
+        for number, name in enumerate(names):
+            table = tables.create_table(users[name], "belote", BELOTE_OPTIONS, is_private=True)
+            table.seats.exclude(index=0).update(bot_level=level)
+            play.start_match(table.pk, users[name])
+            seatings.append(Seating(table.code, [cookies[len(cookies) - count + number]]))
+    return seatings
+
+
 def abort_tables(tables_: Any) -> None:
     """Close the tables of a queryset, as a moderator would (their live views are told)."""
     for table_id in tables_.values_list("pk", flat=True):
@@ -161,6 +182,12 @@ def server_env(database_url: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="cardroom.settings",
     )
     return env
+
+
+def start_worker(database_url: str) -> subprocess.Popen:
+    """Start a bot worker (``manage.py runworker bot-moves``) for the servers started here."""
+    command = [sys.executable, "manage.py", "runworker", "bot-moves"]
+    return subprocess.Popen(command, cwd=settings.BASE_DIR, env=server_env(database_url))
 
 
 def start_server(database_url: str, port: int) -> subprocess.Popen:
@@ -252,6 +279,12 @@ async def wait_until_idle(pids: list[int], limit: float = 30.0) -> None:
             return
 
 
+async def warm_up(tables: list[BotTable], pace: float) -> None:
+    """Let the tables of computers play for :data:`BOT_WARM_UP` seconds."""
+    start = asyncio.get_running_loop().time()
+    await asyncio.gather(*(t.run(start, start + BOT_WARM_UP, pace) for t in tables))
+
+
 # -- clients -------------------------------------------------------------------------------------
 
 
@@ -264,6 +297,8 @@ class Totals:
     scheduled: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     finished: int = 0
+    #: Moves the computer players made in the window (tables of one human and three computers).
+    computer_moves: int = 0
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -406,6 +441,34 @@ class BeloteTable(PacedTable):
         return None
 
 
+class BotTable(BeloteTable):
+    """One human and three computer players: the human moves whenever it is their turn, at
+    most once every ``pace`` seconds; a move's latency runs until their own page shows it."""
+
+    async def run(self, start: float, end: float, pace: float) -> None:
+        loop = asyncio.get_running_loop()
+        due = start
+        client = self.clients[0]
+        first, own = client.version, 0
+        while loop.time() < end and not self.over:
+            await asyncio.sleep(BOT_TABLE_POLL)
+            if self.pending is not None:
+                if time.perf_counter() - self.pending[1] > MOVE_TIMEOUT:
+                    self.fail_pending("timeout")
+                continue
+            if not client.actions or loop.time() < due:
+                continue
+            action = self.rng.choice(client.actions)
+            client.actions = []
+            self.settled.clear()  # set again when the move shows (drain waits for that)
+            self.pending = (client.version + 1, time.perf_counter(), set())
+            text = {"op": "play", "action": action, "version": str(client.version)}
+            await client.socket.send(json.dumps(text))
+            own += 1
+            due = loop.time() + pace
+        self.totals.computer_moves += max(0, client.version - first - own)
+
+
 class FloorTable(PacedTable):
     """A floor table: four sockets in one group; each move is a sequence number echoed back."""
 
@@ -481,6 +544,8 @@ class StepResult:
     load_avg: float
     #: The full garbage collection each server ran before the window (longest, ms).
     storm_collect_ms: float | None = None
+    #: Moves per second the computer players made ("bots" rows only).
+    computer_moves_per_s: float | None = None
 
     @property
     def sustained(self) -> bool:
@@ -506,18 +571,25 @@ async def run_step(
     pids: list[int],
     seed: int,
     say: Any = None,
-) -> StepResult:
+    bot_seatings: list[Seating] = (),  # type: ignore[assignment]
+) -> list[StepResult]:
     """Connect every table of the step, drive it for ``duration`` seconds, close, summarise
     (``say``: told when the measured window starts, for a profiler to attach then).
 
     With several servers (``bases``), a table's four clients connect to them in turn, as a
-    proxy would spread them."""
-    totals = Totals()
+    proxy would spread them. ``bot_seatings``: tables of one human and three computer players,
+    played in the same window and reported as a step of their own ("bots")."""
+    totals, bot_totals = Totals(), Totals()
     rng = random.Random(seed)
     gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
     run_id = secrets.token_hex(3)
     tables_: list[PacedTable] = []
     openings = []
+    for seating in bot_seatings:
+        table = BotTable(seating.code, bot_totals, rng)
+        tables_.append(table)
+        urls = [bases[len(tables_) % len(bases)] + f"/ws/table/{seating.code}/"]
+        openings.append(open_table(table, urls, list(seating.cookies), gate))
     for number, seating in enumerate(seatings):
         if kind != "real":
             table: PacedTable = FloorTable(f"{run_id}-{number}", totals, rng)
@@ -539,11 +611,16 @@ async def run_step(
         live = [t for t, r in zip(tables_, results, strict=True) if r is None]
         # Let the connect storm (every join re-renders the table) drain before measuring.
         await asyncio.gather(*(t.drain(MOVE_TIMEOUT) for t in live))
-        await wait_until_idle(pids)
+        if bot_seatings:
+            await warm_up([t for t in live if isinstance(t, BotTable)], pace)
+        else:  # computer players never let the server idle
+            await wait_until_idle(pids)
         # The connect storm's garbage is collected now, not at a moment of the window that
         # differs between runs; the pause is reported on its own.
         storm_collect_ms = await collect_garbage(bases)
         totals.latencies.clear()
+        bot_totals.latencies.clear()
+        bot_totals.computer_moves = 0
         if say is not None:
             say(f"step {len(seatings)} tables: {kind}: measuring for {duration:g} s")
         load_avg = os.getloadavg()[0]
@@ -560,13 +637,31 @@ async def run_step(
     server_cpu = None
     if cpu_before is not None and cpu_after is not None:
         server_cpu = round(100 * (cpu_after - cpu_before) / elapsed, 1)
-    latencies = totals.latencies
+    common = {
+        "pace": pace,
+        "duration": round(elapsed, 2),
+        "server_rss_mb": round(rss, 1) if rss is not None else None,
+        "server_cpu_pct": server_cpu,
+        "client_cpu_pct": round(100 * (client_after - client_before) / elapsed, 1),
+        "load_avg": round(load_avg, 2),
+        "storm_collect_ms": storm_collect_ms,
+    }
+    steps = [_result(kind, len(seatings), totals, common)]
+    if bot_seatings:
+        steps.append(_result("bots", len(bot_seatings), bot_totals, common))
+    return steps
+
+
+def _result(kind: str, tables: int, totals: Totals, common: dict[str, Any]) -> StepResult:
+    """One row of the report from what a step's tables of ``kind`` observed."""
+    latencies, elapsed, pace = totals.latencies, common["duration"], common["pace"]
+    server_cpu = common["server_cpu_pct"]
     return StepResult(
         kind=kind,
-        tables=len(seatings),
+        tables=tables,
         pace=pace,
-        duration=round(elapsed, 2),
-        target_moves_per_s=round(len(seatings) / pace, 2) if pace else None,
+        duration=elapsed,
+        target_moves_per_s=round(tables / pace, 2) if pace and kind != "bots" else None,
         scheduled_moves=totals.scheduled,
         moves=len(latencies),
         moves_per_s=round(len(latencies) / elapsed, 2),
@@ -577,16 +672,19 @@ async def run_step(
         errors=sum(totals.errors.values()),
         error_kinds=dict(totals.errors),
         finished_tables=totals.finished,
-        server_rss_mb=round(rss, 1) if rss is not None else None,
+        server_rss_mb=common["server_rss_mb"],
         server_cpu_pct=server_cpu,
         server_cpu_ms_per_move=(
             round(10 * server_cpu / (len(latencies) / elapsed), 1)
-            if server_cpu is not None and latencies
+            if server_cpu is not None and latencies and kind != "bots"
             else None
         ),
-        client_cpu_pct=round(100 * (client_after - client_before) / elapsed, 1),
-        load_avg=round(load_avg, 2),
-        storm_collect_ms=storm_collect_ms,
+        client_cpu_pct=common["client_cpu_pct"],
+        load_avg=common["load_avg"],
+        storm_collect_ms=common["storm_collect_ms"],
+        computer_moves_per_s=(
+            round(totals.computer_moves / elapsed, 2) if kind == "bots" else None
+        ),
     )
 
 
@@ -694,6 +792,8 @@ def format_report(report: Report) -> str:
             f"{cell(step.server_cpu_pct, 9)}{cell(step.server_cpu_ms_per_move, 8)}"
             f"{cell(step.client_cpu_pct, 9)}{step.load_avg:>6.2f}{cell(step.storm_collect_ms, 7)}"
         )
+        if step.computer_moves_per_s is not None:
+            lines.append(f"       the computer players' moves: {step.computer_moves_per_s:.1f}/s")
         if step.error_kinds:
             lines.append(f"       errors: {step.error_kinds}")
     for kind in ("floor", "real"):
@@ -736,17 +836,22 @@ def run(
     say: Any,
     servers: int = 1,
     real: bool = True,
+    bot_tables: int = 0,
+    bot_level: str = "expert",
 ) -> Report:
     """Run the sweep: per step, the floor (when ``floor``) and then the real tables (when
     ``real``; the floor alone finds the floor's own knee without overloading the real path).
 
     ``servers`` daphne processes are started (several need PostgreSQL and Redis: they share
-    the tables through them); with ``url``, the one server there is targeted instead."""
+    the tables through them); with ``url``, the one server there is targeted instead.
+    ``bot_tables``: beside the real tables of each step, that many tables of one human and
+    three computer players of ``bot_level``; they think in one bot worker started here (with
+    Redis) or in the server's one pool process."""
     database, layer = describe_setup()
     if servers > 1 and (database == "sqlite3" or layer != "RedisChannelLayer"):
         raise ValueError("several servers share tables only through PostgreSQL and Redis")
-    say(f"creating {4 * max(sweep)} users and their sessions")
-    cookies = make_players(4 * max(sweep))
+    say(f"creating {4 * max(sweep) + bot_tables} users and their sessions")
+    cookies = make_players(4 * max(sweep) + bot_tables)
     started: list[subprocess.Popen] = []
     try:
         if url is None:
@@ -757,6 +862,9 @@ def run(
                 bases.append(f"ws://127.0.0.1:{port}")
                 say(f"started daphne (pid {started[-1].pid}) at {bases[-1]}")
             pids = [server.pid for server in started]
+            if bot_tables and layer == "RedisChannelLayer":
+                started.append(start_worker(os.environ["DATABASE_URL"]))
+                say(f"started a bot worker (pid {started[-1].pid})")
         else:
             bases, pids = [websocket_base(url)], [server_pid] if server_pid else []
         report = Report(database, layer, pace, duration, [], servers=len(bases))
@@ -766,23 +874,26 @@ def run(
             kinds = ("floor",) * floor + ("real",) * real
             for kind in kinds:
                 say(f"step {count} tables: {kind}")
-                step = asyncio.run(
-                    run_step(kind, bases, seatings, pace, duration, pids, seed + number, say)
+                bots = seat_bot_tables(cookies, bot_tables, bot_level) if kind == "real" else []
+                steps = asyncio.run(
+                    run_step(kind, bases, seatings, pace, duration, pids, seed + number, say, bots)
                 )
-                report.steps.append(step)
-                say(
-                    f"  {step.moves_per_s:.1f} moves/s, p50 {step.p50_ms} ms, "
-                    f"p95 {step.p95_ms} ms, errors {step.errors}"
-                )
+                for step in steps:
+                    report.steps.append(step)
+                    say(
+                        f"  {step.kind}: {step.moves_per_s:.1f} moves/s, p50 {step.p50_ms} ms, "
+                        f"p95 {step.p95_ms} ms, errors {step.errors}"
+                    )
+                close_seatings(bots)
                 asyncio.run(wait_until_idle(pids))
             close_seatings(seatings)
         if floor:
             say(f"floor capacity: {CAPACITY_TABLES} tables, unpaced")
             idle = [Seating("", [])] * CAPACITY_TABLES
-            step = asyncio.run(
+            steps = asyncio.run(
                 run_step("capacity", bases, idle, 0.0, duration, pids, seed + len(sweep))
             )
-            report.steps.append(step)
+            report.steps.extend(steps)
     finally:
         for server in started:
             stop_server(server)

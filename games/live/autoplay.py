@@ -3,9 +3,10 @@
 Everything is derived from the database, so nothing is lost when a server restarts: after
 every change at a table (and whenever someone connects) the consumers :func:`kick` the table's
 driver, which works out the next automatic move (:func:`pending_move`), waits for it to be due,
-asks the bot for an action from that seat's view, and applies it through
-:func:`games.play.apply_action` — the same checks and move log as a human's move. Several
-processes may drive one table; the version check lets exactly one of their moves apply.
+has the bot think from that seat's view off the web process (``games.live.thinking``), and
+applies its action through :func:`games.play.apply_action` — the same checks and move log as
+a human's move. Several processes may drive one table; the version check lets exactly one of
+their moves apply.
 """
 
 from __future__ import annotations
@@ -13,20 +14,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import weakref
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
 from .. import play
+from ..bots import Bot
 from ..catalog import get_game
 from ..models import Match
 from ..tables import TableError
-from . import notify, snapshots
+from . import notify, snapshots, thinking
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
 logger = logging.getLogger(__name__)
@@ -102,15 +105,24 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
     return None
 
 
-def choose_action(pending: Pending) -> str:
-    """Ask the bot for its action, from its seat's view only (CPU work: run off the loop)."""
+def bot_input(pending: Pending) -> tuple[Bot, dict[str, Any], random.Random]:
+    """The bot that owes ``pending`` and what it decides from: its seat's view only, and its
+    random numbers (``Match.DoesNotExist`` when the match moved on)."""
     match = Match.objects.get(
         table_id=pending.table_id, version=pending.version, status=Match.Status.RUNNING
     )
     spec = get_game(match.game)
     view = spec.engine.view(spec.engine.loads(match.state), pending.seat)
-    rng = random.Random(f"{match.seed}:{match.version}:{pending.seat}")
-    return spec.bots[pending.level](view, rng, settings.BOT_BUDGET)
+    # Not from the match's seed: nothing a player can watch may depend on it.
+    rng = random.Random(f"{match.pk}:{match.version}:{pending.seat}")
+    return spec.bots[pending.level], view, rng
+
+
+def choose_action(pending: Pending) -> str:
+    """Ask the bot for its action here and now (a bot worker's way: it is off the web
+    process already)."""
+    bot, view, rng = bot_input(pending)
+    return bot(view, rng, settings.BOT_BUDGET)
 
 
 def play_pending(pending: Pending, action: str) -> Match:
@@ -191,8 +203,12 @@ class Driver:
             if await database_sync_to_async(play.end_pause)(self.table_id, pending.version):
                 await notify.send(notify.table_group(self.table_id), notify.table_changed())
             return
+        if settings.BOTS_IN_WORKERS:
+            await self.ask_worker(pending)
+            return
         try:
-            action = await sync_to_async(choose_action, thread_sensitive=False)(pending)
+            bot, view, rng = await database_sync_to_async(bot_input)(pending)
+            action = await thinking.think(bot, view, rng)
             match = await database_sync_to_async(play_pending)(pending, action)
         except (Match.DoesNotExist, play.StaleMove):
             return  # someone moved first (a human, or another process): look again
@@ -204,13 +220,51 @@ class Driver:
         if match.status != Match.Status.RUNNING:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 
+    async def ask_worker(self, pending: Pending) -> None:
+        """Have a bot worker think and move; wait for the move (it kicks this driver), and
+        ask again if none comes in time (its worker died mid-thought, or none runs yet)."""
+        await get_channel_layer().send(thinking.CHANNEL, request(pending))
+        self.waiting = True
+        await asyncio.sleep(settings.BOT_ANSWER_SECONDS)
+        self.waiting = False
+
+
+def request(pending: Pending) -> dict[str, Any]:
+    """The message asking a bot worker for ``pending``'s move (``games.live.workers``)."""
+    return {
+        "type": "bot.move",
+        "table": pending.table_id,
+        "version": pending.version,
+        "seat": pending.seat,
+        "level": pending.level,
+        "cover": pending.cover,
+        "timed_out": pending.timed_out,
+    }
+
+
+def from_request(message: dict[str, Any]) -> Pending:
+    """The pending move a worker was asked for."""
+    return Pending(
+        int(message["table"]),
+        int(message["version"]),
+        int(message["seat"]),
+        str(message["level"]),
+        timezone.now(),
+        bool(message["cover"]),
+        timed_out=bool(message["timed_out"]),
+    )
+
 
 _drivers: dict[int, Driver] = {}
+#: Loops whose drivers were stopped (:func:`stop_all`): a change heard afterwards starts none.
+_stopped: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 
 
 def kick(table_id: int, event: dict[str, Any] | None = None) -> None:
     """Make sure this table's automatic moves happen (call from the event loop); ``event``
     is the ``table.changed`` event that prompted the call, if any."""
+    if asyncio.get_running_loop() in _stopped:
+        return
     driver = _drivers.get(table_id)
     if driver is None:
         driver = _drivers[table_id] = Driver(table_id)
@@ -218,13 +272,15 @@ def kick(table_id: int, event: dict[str, Any] | None = None) -> None:
 
 
 async def stop_all() -> None:
-    """Stop every driver of this process (tests, shutdown) and wait until they have stopped.
+    """Stop every driver of this process (tests, shutdown), start no more on this loop, and
+    wait until they have stopped.
 
     A driver waiting out a delay is cancelled; one reading or moving finishes that step first.
     Cancelling it there would leave the database work running in its thread (asgiref cannot
     stop a thread), past the moment the caller believes the table is quiet.
     """
     loop = asyncio.get_running_loop()
+    _stopped.add(loop)
     tasks = []
     for driver in _drivers.values():
         task = driver.task

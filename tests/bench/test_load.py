@@ -138,3 +138,29 @@ def test_the_report_compares_the_real_knee_with_the_floor_knee_and_its_capacity(
     assert "real knee = 5.0% of the floor's capacity" in text
     capacity = next(line for line in text.splitlines() if line.startswith("capacity"))
     assert capacity.split()[:3] == ["capacity", "25", "-"]  # unpaced: no target rate
+
+
+class _AnswersLate:
+    """A socket whose server shows each move 50 ms after it was sent."""
+
+    def __init__(self, table: load.BotTable) -> None:
+        self.table = table
+
+    async def send(self, text: str) -> None:
+        client = self.table.clients[0]
+        frame = f'<input name="version" value="{client.version + 1}">'
+        asyncio.get_running_loop().call_later(0.05, self.table.on_frame, client, frame)
+
+
+@pytest.mark.asyncio
+async def test_a_move_still_on_its_way_when_the_window_closes_is_waited_for():
+    table = load.BotTable("t1", load.Totals(), random.Random(1))
+    client = load.Client(table, 0, _AnswersLate(table))
+    table.clients = [client]
+    client.version, client.actions = 3, ["pass"]
+    table.settled.set()  # earlier frames showed the table settled
+    now = asyncio.get_running_loop().time()
+    await table.run(now, now + 0.03, pace=2.0)  # sends, and the window closes before the answer
+    assert table.pending is not None
+    await table.drain(1.0)
+    assert table.totals.errors == {} and len(table.totals.latencies) == 1

@@ -50,6 +50,14 @@ class Command(BaseCommand):
             help="daphne processes to start and spread each table's clients over (more than "
             "one needs DATABASE_URL=postgres://… and REDIS_URL)",
         )
+        parser.add_argument(
+            "--bot-tables",
+            type=int,
+            default=0,
+            help="beside each step's tables, this many tables of one human and three computer "
+            "players (reported as 'bots': the human's move to their own update)",
+        )
+        parser.add_argument("--bot-level", default="expert", help="the computer players' level")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", help="also write the results to this JSON file")
 
@@ -82,6 +90,8 @@ class Command(BaseCommand):
             floor=not options["no_floor"],
             real=not options["no_real"],
             servers=options["servers"],
+            bot_tables=options["bot_tables"],
+            bot_level=options["bot_level"],
             seed=options["seed"],
             say=lambda text: self.stderr.write(text),
         )

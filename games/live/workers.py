@@ -1,0 +1,41 @@
+"""The bot worker: ``manage.py runworker bot-moves`` thinks and moves for computer players.
+
+Each message on the channel (``games.live.thinking``) names a table, the match version and the
+seat that owes a move. The worker reads that seat's view, asks the bot, applies the action
+through ``play.apply_action`` (the version check makes a move asked twice apply once) and tells
+the table, whose every web process then shows it. Run as many as there are spare cores, on
+any machine that reaches the database and Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.consumer import SyncConsumer
+
+from .. import play
+from ..models import Match
+from . import autoplay, notify
+
+logger = logging.getLogger(__name__)
+
+
+class BotWorker(SyncConsumer):
+    """Makes the moves the tables' drivers ask for."""
+
+    def bot_move(self, message: dict[str, Any]) -> None:
+        pending = autoplay.from_request(message)
+        try:
+            action = autoplay.choose_action(pending)
+            match = autoplay.play_pending(pending, action)
+        except (Match.DoesNotExist, play.StaleMove):
+            return  # the table moved on meanwhile: nothing to do
+        except Exception:
+            logger.exception("a bot's move failed at table %s", pending.table_id)
+            return
+        group = notify.table_group(pending.table_id)
+        async_to_sync(notify.send)(group, notify.table_changed(move=(match.pk, match.version)))
+        if match.status != Match.Status.RUNNING:
+            async_to_sync(notify.send)(notify.LOBBY_GROUP, notify.lobby_changed())
