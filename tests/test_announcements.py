@@ -327,3 +327,23 @@ def test_the_same_words_twice_in_a_row_still_change_the_live_region(started):
     # The region is swapped inside the element that stays in the page (a live region that
     # is replaced whole is often not read).
     assert 'hx-swap-oob="innerHTML"' in first and 'aria-live="polite"' in first
+
+
+@pytest.mark.django_db
+def test_the_status_marks_the_version_a_players_turn_began(started):
+    """The page plays its turn sound on a new mark: frames may skip the states between one
+    turn of the player and the next, so the seat on turn alone cannot tell a new turn."""
+    table, users = started
+    match = Match.objects.get(table=table)
+    seat = belote.loads(match.state).to_act
+
+    def status() -> str:
+        return regions.render(frames.STATUS, frames.table_context(table, users[seat]))
+
+    assert f'data-turn-began="{match.version}"' in status()  # the first turn of the match
+    for action in ["H", "pass", "pass", "pass"]:  # back to the bidder, who leads
+        mover = belote.loads(match.state).to_act
+        match = play.apply_action(table.pk, users[mover], action, match.version)
+        on_turn = belote.loads(match.state).to_act == seat
+        assert ("your-turn" in status()) == on_turn
+    assert f'data-turn-began="{match.version}"' in status()

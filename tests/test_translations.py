@@ -145,7 +145,13 @@ class Words(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
-        skip = tag in ("script", "style") or attributes.get("lang") == "en"
+        # Code (hashes, commands) and what is marked not to translate are the same in every
+        # language.
+        skip = (
+            tag in ("script", "style", "code")
+            or attributes.get("lang") == "en"
+            or attributes.get("translate") == "no"
+        )
         if not skip and not self._skipping():
             self.text += [attributes[name] or "" for name in self.ATTRIBUTES if name in attributes]
         if tag not in self.VOID:
@@ -169,7 +175,11 @@ def english_words(html: str, names: tuple[str, ...]) -> list[str]:
     text = re.sub(r"https?://\S+|/\S*", " ", text)
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
-    return [word for word in re.findall(r"[A-Za-z]{2,}", text) if word != "Cardroom"]
+    return [word for word in re.findall(r"[A-Za-z]{2,}", text) if word not in KEPT_WORDS]
+
+
+#: Names every language writes as they are: the brand and technical names.
+KEPT_WORDS = frozenset({"Cardroom", "SHA", "JSON", "Python"})
 
 
 def untranslated(html: str, language: str) -> list[str]:

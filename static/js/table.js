@@ -4,7 +4,7 @@
 // Grabush pick lights its targets, bring them into view (a phone shows only part of the board).
 (function () {
   "use strict";
-  var PLAYABLE = "#my-area .playable, #my-area .call-button, #my-area .next-deal, #board .source, #board .target";
+  var PLAYABLE = "#my-area .playable, #my-area .call-button, #my-area .next-deal, #my-area button[value='end'], #board .source, #board .target";
   var kept = null;
 
   function describe(element) {

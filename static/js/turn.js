@@ -27,10 +27,6 @@
     }
   }
 
-  function myTurn() {
-    return document.querySelector("#table-status .your-turn") !== null;
-  }
-
   function context() {
     var Context = window.AudioContext || window.webkitAudioContext;
     if (!Context) return null;
@@ -58,14 +54,24 @@
     oscillator.stop(now + 0.32);
   }
 
+  // The version at which the player's turn began, as the server marks it ("" when the
+  // player's own move continued the turn). Frames may skip states (the computers can move
+  // before a frame is made), so a new turn shows as a new mark, not only as a change of seat.
+  function turnBegan() {
+    var line = document.querySelector("#table-status .your-turn");
+    return line === null ? null : line.dataset.turnBegan || "";
+  }
+
   var base = document.title.indexOf(prefix) === 0 ? document.title.slice(prefix.length) : document.title;
-  var wasMine = myTurn();
+  var began = turnBegan();
 
   function update() {
-    var mine = myTurn();
+    var now = turnBegan();
+    var mine = now !== null;
     document.title = mine ? prefix + base : base;
-    if (mine && !wasMine && toggle.checked) tone();
-    wasMine = mine;
+    var fresh = mine && (began === null || (now !== "" && now !== began));
+    if (fresh && toggle.checked) tone();
+    began = now;
   }
 
   toggle.checked = stored();

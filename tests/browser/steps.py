@@ -57,3 +57,20 @@ def skip_to_hand(page: Page, say: Callable[[str], str] = str) -> None:
     page.keyboard.press("Tab")
     expect(page.locator(":focus")).to_have_text(say("Skip to your hand"))
     page.keyboard.press("Enter")
+
+
+def open_grabush_table(pages: list[Page], base: str, names: list[str], players: int) -> None:
+    """Sign everyone up; the first opens a Grabush table for ``players``; all sit; start."""
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, base, name)
+    host = pages[0]
+    host.goto(base + "/")
+    host.get_by_label("Game").select_option("grabush")
+    expect(host.get_by_label("Players")).to_be_visible()
+    host.get_by_label("Players").select_option(str(players))
+    host.get_by_role("button", name="Open the table").click()
+    expect(host.get_by_role("heading", level=1)).to_have_text("Grabush")
+    join_and_sit(pages, host.get_by_label("Invite link").input_value(), names)
+    host.get_by_role("button", name="Start the match").click()
+    for page in pages:
+        expect(page.locator("#board")).to_be_visible()

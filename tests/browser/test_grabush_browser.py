@@ -8,24 +8,7 @@ from games.engines import grabush
 from games.models import Match
 from tests.engines.grabush_helpers import craft
 
-from .steps import join_and_sit, sign_up
-
-
-def open_grabush_table(pages, base: str, names: list[str], players: int) -> None:
-    """Sign everyone up; the first opens a Grabush table for ``players``; all sit; start."""
-    for page, name in zip(pages, names, strict=True):
-        sign_up(page, base, name)
-    host = pages[0]
-    host.goto(base + "/")
-    host.get_by_label("Game").select_option("grabush")
-    expect(host.get_by_label("Players")).to_be_visible()
-    host.get_by_label("Players").select_option(str(players))
-    host.get_by_role("button", name="Open the table").click()
-    expect(host.get_by_role("heading", level=1)).to_have_text("Grabush")
-    join_and_sit(pages, host.get_by_label("Invite link").input_value(), names)
-    host.get_by_role("button", name="Start the match").click()
-    for page in pages:
-        expect(page.locator("#board")).to_be_visible()
+from .steps import open_grabush_table
 
 
 def test_two_players_take_turns_by_clicking(live_server_url, new_page):

@@ -17,8 +17,9 @@ from games.engines import grabush
 from games.live import consumers
 from games.models import Match, Move
 from games.presenters.grabush import split_action
+from tests.engines.grabush_helpers import craft
 
-from .steps import sign_up, skip_to_hand, switch_language, words
+from .steps import open_grabush_table, sign_up, skip_to_hand, switch_language, words
 
 #: Focusable controls in the order Tab visits them (the page sets no positive tabindex).
 NEXT_TAB = """(wanted) => {
@@ -144,3 +145,36 @@ def test_a_whole_grabush_game_in_russian_against_a_computer_by_keyboard_alone(
     )
     expect(result).to_have_text(re.compile(outcomes))
     assert Move.objects.filter(user__username="keys").count() == moves
+
+
+def test_the_focus_goes_to_end_the_turn_when_nothing_else_is_left(live_server_url, new_page):
+    """A player who plays his last card with an empty supply can only end the turn: the focus
+    lands on that button, not on the page's body."""
+    pages = [new_page(), new_page()]
+    open_grabush_table(pages, live_server_url, ["vera", "yana"], players=2)
+    Match.objects.update(
+        state=grabush.dumps(
+            craft(
+                2,
+                0,
+                stocks=[["KC"], ["KD"]],
+                hands=[["2S"], ["5C", "6C"]],
+                centre=[["AS"]],
+            )
+        )
+    )
+    vera = pages[0]
+    vera.reload()
+    expect(vera.locator(".your-turn")).to_be_visible()
+    skip_to_hand(vera)
+    tab_to(vera, "#board .source[value='hand:2S']")
+    vera.keyboard.press("Enter")
+    expect(vera.locator("#centre .target")).to_be_visible()
+    tab_to(vera, "#centre .target")
+    vera.keyboard.press("Space")
+    expect(vera.locator(".centre")).to_contain_text("A→2")
+    end = vera.get_by_role("button", name="End the turn", exact=True)
+    expect(end).to_be_focused()
+    expect(vera.locator("#my-area")).to_contain_text("Nothing more to play: end your turn.")
+    vera.keyboard.press("Enter")
+    expect(vera.locator(".your-turn")).to_have_count(0)  # the turn was ended
