@@ -95,6 +95,7 @@ async def test_the_sites_own_port_and_its_trusted_origins_are_accepted(make_user
         [(b"origin", b"http://play.friends.example"), (b"host", b"localhost"), (b"cookie", cookie)]
     )
     assert not connected  # the trusted origin's scheme is https
+    await communicator.disconnect()
 
 
 async def test_behind_a_trusted_proxy_the_forwarded_scheme_counts(make_user, settings):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -46,6 +47,65 @@ def test_the_expert_chooses_the_same_from_the_same_view() -> None:
         assert va == vb
         for seed in range(2):
             assert choose(va, seed) == choose(vb, seed)
+
+
+def test_the_expert_thinks_no_longer_than_its_own_budget_whatever_a_table_allows(monkeypatch):
+    """A table may allow more time than the expert's answer should take; a smaller allowance
+    is kept."""
+    asked: list[float] = []
+    monkeypatch.setattr(expert, "choose_call", lambda view, rng, budget: asked.append(budget))
+    monkeypatch.setattr(expert, "choose_card", lambda view, rng, budget: asked.append(budget))
+    auction = me(belote.new_game(5))
+    playing = me(play(belote.new_game(5), "H", "pass", "pass", "pass"))
+    for view in (auction, playing):
+        for allowed in (1.0, expert.BUDGET / 4):
+            expert.choose_expert(view, random.Random(0), allowed)
+    assert asked == [expert.BUDGET, expert.BUDGET / 4] * 2
+
+
+def test_when_no_sampled_deal_can_be_solved_in_time_it_stops_and_plays_the_normal_card(
+    monkeypatch,
+):
+    """A sampled deal too long to solve is dropped; once the time is up the expert tries no
+    more of them and plays what the normal player would."""
+    state = play(belote.new_game(7), "H", "pass", "pass", "pass")
+    while len(state.tricks) < expert.SOLVE_FROM or len(set(me(state)["legal"])) < 2:
+        state = belote.apply(state, state.to_act, belote.legal_actions(state, state.to_act)[0])
+    view = me(state)
+    tries = []
+
+    class TooLongEveryTime:
+        def value(self, position, card, nodes):
+            tries.append(card)
+            raise expert.TooLong("too long")
+
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(expert, "solver_for", lambda contract: TooLongEveryTime())
+    clock = SimpleNamespace(perf_counter=lambda: next(ticks) * expert.BUDGET / 4)
+    monkeypatch.setattr(expert, "time", clock)
+    card = expert.solved_card(view, random.Random(0), expert.BUDGET)
+    assert 0 < len(tries) <= 4
+    k = bots.knowledge_from_view(view)
+    hand, legal = mask(view["hand"]), mask(view["legal"])
+    assert card == CARDS[bots.policy_card(k, view["seat"], hand, legal)]
+
+
+def test_early_in_the_play_it_stops_looking_for_deals_that_fit_the_auction_once_time_is_up(
+    monkeypatch,
+):
+    """While much is unknown it weighs deals the auction makes likely; when none turns up
+    before its time is up, it takes the next deals as they come instead of trying on."""
+    state = play(belote.new_game(7), "H", "pass", "pass", "pass")
+    while not state.tricks or len(set(me(state)["legal"])) < 2:
+        state = belote.apply(state, state.to_act, belote.legal_actions(state, state.to_act)[0])
+    view = me(state)
+    asked = []
+    monkeypatch.setattr(expert.Auction, "likely", lambda self, *args: asked.append(1) or False)
+    ticks = iter(range(10**6))
+    clock = SimpleNamespace(perf_counter=lambda: next(ticks) * expert.BUDGET / 4)
+    monkeypatch.setattr(expert, "time", clock)
+    assert expert.choose_card(view, random.Random(0), expert.BUDGET) in view["legal"]
+    assert 0 < len(asked) <= expert.EARLY_SAMPLES + 4
 
 
 def test_knowing_the_hands_it_plays_a_best_card_and_the_gentlest_of_equals(monkeypatch):
