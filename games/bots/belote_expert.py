@@ -7,10 +7,13 @@ such deal exactly for every candidate card with the double-dummy solver
 (contract, contra and hanging points included) and plays the card with the best average.
 Equal cards go to the one a good partner would play: the fewest points, the lowest.
 
-Every decision weighs a fixed number of sampled deals, so the same view and random numbers
-give the same choice however loaded the machine; the clock only guards the budget (at most
-:data:`BUDGET`). A sampled deal that costs the solver more than :data:`NODES` positions is
-dropped.
+In the first tricks, while too much is unknown for that, it judges cards by hard's rollouts
+for as long as its budget allows, on deals the auction makes likely.
+
+From trick :data:`SOLVE_FROM` on, a decision weighs a fixed number of sampled deals, so the
+same view and random numbers give the same choice however loaded the machine; the clock only
+guards the budget (at most :data:`BUDGET`). A sampled deal that costs the solver more than
+:data:`NODES` positions is dropped.
 """
 
 from __future__ import annotations
@@ -46,8 +49,6 @@ NODES = 150_000
 #: The first trick (counted from 0) played by solving sampled deals: before it, too much is
 #: unknown for deals solved with every card in view, and hard's rollouts judge better.
 SOLVE_FROM = 4
-#: Sampled deals hard's rollouts weigh in the first tricks.
-EARLY_SAMPLES = 12
 #: Samples drawn to find one the auction makes likely, before any will do.
 LIKELY_TRIES = 40
 #: A deal's card points with the last ten: 162 in a suit (No Trumps doubled).
@@ -215,7 +216,7 @@ def choose_card(
                 hands = constraints.sample(rng)
             return hands
 
-        return bots.choose_hard(view, rng, budget, samples or EARLY_SAMPLES, likely)
+        return bots.choose_hard(view, rng, budget, samples, likely)
     return solved_card(view, rng, budget, samples)
 
 

@@ -99,13 +99,17 @@ def test_early_in_the_play_it_stops_looking_for_deals_that_fit_the_auction_once_
     while not state.tricks or len(set(me(state)["legal"])) < 2:
         state = belote.apply(state, state.to_act, belote.legal_actions(state, state.to_act)[0])
     view = me(state)
-    asked = []
+    asked, dealt = [], []
     monkeypatch.setattr(expert.Auction, "likely", lambda self, *args: asked.append(1) or False)
+    sample = bots.Constraints.sample
+    monkeypatch.setattr(
+        bots.Constraints, "sample", lambda self, rng: dealt.append(1) or sample(self, rng)
+    )
     ticks = iter(range(10**6))
     clock = SimpleNamespace(perf_counter=lambda: next(ticks) * expert.BUDGET / 4)
     monkeypatch.setattr(expert, "time", clock)
     assert expert.choose_card(view, random.Random(0), expert.BUDGET) in view["legal"]
-    assert 0 < len(asked) <= expert.EARLY_SAMPLES + 4
+    assert 0 < len(asked) == len(dealt)  # each deal asked once, then taken
 
 
 def test_knowing_the_hands_it_plays_a_best_card_and_the_gentlest_of_equals(monkeypatch):
