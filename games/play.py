@@ -54,6 +54,13 @@ class StaleMove(TableError):
     """The move was made on an older state than the table's current one."""
 
 
+class NoMatch(TableError):
+    """The table has no running match (it ended, or was aborted, meanwhile)."""
+
+    def __init__(self) -> None:
+        super().__init__(_("No match is being played at this table."))
+
+
 def illegal_message(error: IllegalAction) -> str:
     """The engine's message, translated when a catalogue has it."""
     return _(error.template) % error.params if error.params else _(error.template)
@@ -330,7 +337,7 @@ def apply_action(
     with transaction.atomic():
         table, match, players, before, unlocked = _match_for_move(table_id, version, held)
         if match is None or match.status != Match.Status.RUNNING:
-            raise TableError(_("No match is being played at this table."))
+            raise NoMatch
         if version != match.version:
             raise StaleMove(_("The table moved on since your last view; here it is again."))
         if pause_active(match):
@@ -476,7 +483,7 @@ def take_over(table_id: int, user: AbstractBaseUser) -> bool:
     with transaction.atomic():
         table, match = lock_with_match(table_id)
         if match is None or match.status != Match.Status.RUNNING:
-            raise TableError(_("No match is being played at this table."))
+            raise NoMatch
         if not match.players.filter(user=user, covered=True).update(covered=False):
             raise TableError(_("Nobody is playing for you."))
         bump(table)

@@ -4,6 +4,7 @@ workers (``manage.py runworker bot-moves``) with Redis; a thinker that dies lose
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 import subprocess
@@ -12,11 +13,13 @@ import sys
 import pytest
 from asgiref.sync import sync_to_async
 from django.conf import settings as django_settings
+from django.utils import timezone
 
 from games import play, tables
 from games.catalog import get_game
 from games.engines import belote
-from games.live import notify, thinking
+from games.live import autoplay, notify, thinking
+from games.live.workers import BotWorker
 from games.models import Match, Seat
 
 from . import servers, thinking_bots
@@ -138,3 +141,26 @@ async def test_workers_think_and_move_and_a_lost_request_is_asked_again(settings
         worker.wait(timeout=10)
         await drain(socket)
         await socket.disconnect()
+
+
+async def test_a_worker_whose_match_ended_while_it_thought_drops_the_move_quietly(
+    monkeypatch, caplog
+):
+    """The match may end (or be aborted) while a worker thinks: the worker drops the move, as
+    it does one another move overtook, without logging an error."""
+    owner = (await sync_to_async(make_players)(1))[0]
+    table = await sync_to_async(bot_table)(owner)
+    match = await sync_to_async(match_of)(table)
+    choose = autoplay.choose_action
+
+    def choose_while_the_match_is_aborted(pending):
+        action = choose(pending)
+        Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED)
+        return action
+
+    monkeypatch.setattr(autoplay, "choose_action", choose_while_the_match_is_aborted)
+    pending = autoplay.Pending(table.pk, match.version, 1, "normal", timezone.now(), False)
+    await sync_to_async(BotWorker().bot_move)(autoplay.request(pending))
+    ended = await sync_to_async(match_of)(table)
+    assert (ended.version, ended.state) == (match.version, match.state)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -210,8 +210,8 @@ class Driver:
             bot, view, rng = await database_sync_to_async(bot_input)(pending)
             action = await thinking.think(bot, view, rng)
             match = await database_sync_to_async(play_pending)(pending, action)
-        except (Match.DoesNotExist, play.StaleMove):
-            return  # someone moved first (a human, or another process): look again
+        except (Match.DoesNotExist, play.StaleMove, play.NoMatch):
+            return  # someone moved first (a human, another process) or the match ended: look again
         except TableError:
             logger.exception("a bot's move was refused at table %s", self.table_id)
             raise

@@ -30,7 +30,7 @@ class BotWorker(SyncConsumer):
         try:
             action = autoplay.choose_action(pending)
             match = autoplay.play_pending(pending, action)
-        except (Match.DoesNotExist, play.StaleMove):
+        except (Match.DoesNotExist, play.StaleMove, play.NoMatch):
             return  # the table moved on meanwhile: nothing to do
         except Exception:
             logger.exception("a bot's move failed at table %s", pending.table_id)
