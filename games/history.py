@@ -17,12 +17,12 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext as _
 
-from . import fair_deals, reviews
+from . import fair_deals, reviews, verify
 from .catalog import Game, all_games, game_label, get_game
 from .computers import computer_name
 from .engines import chance
 from .models import Match, MatchPlayer, Outcome, Rating, RatingChange
-from .replay import final_state, logged_moves, state_after
+from .replay import logged_moves, state_after
 
 #: Matches a profile lists per page.
 MATCHES_PER_PAGE = 20
@@ -330,10 +330,6 @@ def review_page(match: Match, number: int) -> dict[str, Any] | None:
 # Match log
 
 
-#: What ``games.verify`` reads.
-LOG_FORMAT, LOG_VERSION = "cardroom-match-log", 1
-
-
 def match_log(match: Match) -> dict[str, Any]:
     """An ended match's log for anyone to check with ``python -m games.verify``: the game and
     options, the secret with its commitment, the contributions, the seed, the deals it gave,
@@ -342,10 +338,10 @@ def match_log(match: Match) -> dict[str, Any]:
         raise ValueError("only an ended match with a commitment has a log")
     spec = get_game(match.game)
     moves = logged_moves(match)
-    state = final_state(match)
+    state = state_after(match, moves)
     return {
-        "format": LOG_FORMAT,
-        "version": LOG_VERSION,
+        "format": verify.FORMAT,
+        "version": verify.VERSION,
         "deal_algorithm": chance.ALGORITHM,
         "seed_algorithm": fair_deals.SEED_ALGORITHM,
         "match": match.pk,

@@ -171,24 +171,17 @@ def _replay(
                 )
             ]
     findings = [Finding(True, f"All {len(actions)} actions are legal, replayed from the seed.")]
-    if engine is belote and belote.deals_dealt(state) != len(deals):
+    dealt = belote.deals_dealt(state) if engine is belote else len(deals)
+    if dealt != len(deals):
         findings.append(
-            Finding(
-                False,
-                f"The actions deal {belote.deals_dealt(state)} deals; the log lists {len(deals)}.",
-            )
+            Finding(False, f"The actions deal {dealt} deals; the log lists {len(deals)}.")
         )
     if result is None:
         findings.append(Finding(True, "The match was stopped before its end: no result to check."))
     elif state.to_act is not None:
         findings.append(Finding(False, "The actions stop before the match's end."))
-    elif engine.result(state) != result:
-        findings.append(
-            Finding(
-                False,
-                f"The actions lead to {engine.result(state)}; the log records {result}.",
-            )
-        )
+    elif (reached := engine.result(state)) != result:
+        findings.append(Finding(False, f"The actions lead to {reached}; the log records {result}."))
     else:
         findings.append(Finding(True, f"The actions lead to the recorded result {result}."))
     return findings

@@ -139,6 +139,18 @@ def test_a_malformed_contribution_is_refused_and_changes_nothing(bad):
     with pytest.raises(tables.TableError, match="64 hexadecimal digits"):
         tables.take_seat(table.pk, users[1], 1, bad)
     assert not Seat.objects.filter(table=table, user=users[1]).exists()
+    # Nor does a start or a rematch vote carrying one.
+    tables.take_seat(table.pk, users[1], 1)
+    table.refresh_from_db()
+    secret = table.next_secret
+    with pytest.raises(tables.TableError, match="64 hexadecimal digits"):
+        play.start_match(table.pk, users[0], bad)
+    with pytest.raises(tables.TableError, match="64 hexadecimal digits"):
+        play.vote_rematch(table.pk, users[0], bad)
+    table.refresh_from_db()
+    assert not Match.objects.filter(table=table).exists()
+    assert (table.next_secret, table.rematch_votes) == (secret, [])
+    assert not Seat.objects.filter(table=table).exclude(contribution="").exists()
 
 
 # -- the secret stays secret while the match runs ---------------------------------------------

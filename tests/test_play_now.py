@@ -424,6 +424,10 @@ def test_play_now_shows_its_secrets_fingerprint_first_and_takes_the_browsers_con
     assert match.seed == fair_deals.derive_seed(secret, match.contributions)
     assert PLAY_NOW_SECRET not in client.session
     assert commitment_shown(client) != shown  # the next quick table gets a new secret
+    # While it runs, neither its secret nor its seed reaches the player.
+    shown_to_her = client.get(match.table.get_absolute_url()).content.decode()
+    shown_to_her += render_frame(match.table, alice)
+    assert match.secret not in shown_to_her and match.seed not in shown_to_her
 
 
 def test_a_play_now_form_from_a_stale_page_starts_without_a_contribution(client):

@@ -354,6 +354,12 @@ def _suit_ranks(hand: int, suit: int) -> int:
     return hand >> (8 * suit) & 0xFF
 
 
+def holds_jack_or_nine(hand: int, suit: int) -> bool:
+    """Whether ``hand`` holds the jack or the nine of ``suit``: a suit is bid only then (a
+    partner counts on one of them)."""
+    return bool(_suit_ranks(hand, suit) & (1 << RJ | 1 << R9))
+
+
 def _value_suit(hand: int, trump: int) -> float:
     """Strength of ``hand`` for a suit contract in ``trump``."""
     t = _suit_ranks(hand, trump)
@@ -453,11 +459,10 @@ def choose_call(view: View) -> str:
     }
     if partner_bids & {0, 1, 2, 3}:
         margins[AT] += 1.5  # partner's suit bid suggests a jack
-    # A suit is bid only with its jack or nine (a partner counts on one of them).
     options = [
         ct
         for ct in (CONTRACT_INDEX[c] for c in legal if c in CONTRACT_INDEX)
-        if ct >= NT or _suit_ranks(hand, ct) & (1 << RJ | 1 << R9)
+        if ct >= NT or holds_jack_or_nine(hand, ct)
     ]
     if standing is None:
         best = max(options, key=lambda ct: margins[ct], default=None)

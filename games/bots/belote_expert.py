@@ -377,7 +377,7 @@ def choose_call(
         for c in legal
         if c not in CONTRACT_INDEX
         or CONTRACT_INDEX[c] >= NT
-        or hand >> (8 * CONTRACT_INDEX[c]) & 0b10100
+        or bots.holds_jack_or_nine(hand, CONTRACT_INDEX[c])
     ]
     if calls == ["pass"]:
         return "pass"

@@ -25,6 +25,7 @@ import functools
 import json
 import multiprocessing
 import random
+import statistics
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,7 +37,6 @@ from games.engines.belote_cards import AT, NT
 WEIGHTS = Path(__file__).with_name("belote_values.json")
 #: The model of each contract: the four suits share one.
 FAMILIES = ("suit", "suit", "suit", "suit", "nt", "at")
-RANK_NAMES = "789TJQKA"
 # Ranks in each order, strongest first (indexes into 7 8 9 T J Q K A).
 TRUMP_ORDER = (4, 2, 7, 3, 6, 5, 1, 0)  # J 9 A T K Q 8 7
 PLAIN_ORDER = (7, 3, 6, 5, 4, 2, 1, 0)  # A T K Q J 9 8 7
@@ -234,11 +234,7 @@ def fit_play(deals: int, weights: dict[str, list[float]], workers: int = 2) -> d
         if len(set(xs)) < 3:  # too few deals to fit: taken as played perfectly
             fitted[family] = [1.0, 0.0, 0.0]
             continue
-        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
-            (x - mx) ** 2 for x in xs
-        )
-        intercept = my - slope * mx
+        slope, intercept = statistics.linear_regression(xs, ys)
         rest = [y - slope * x - intercept for x, y in zip(xs, ys, strict=True)]
         fitted[family] = [
             round(slope, 3),

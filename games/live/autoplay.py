@@ -215,10 +215,7 @@ class Driver:
         except TableError:
             logger.exception("a bot's move was refused at table %s", self.table_id)
             raise
-        event = notify.table_changed(move=(match.pk, match.version))
-        await notify.send(notify.table_group(self.table_id), event)
-        if match.status != Match.Status.RUNNING:
-            await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
+        await announce(match)
 
     async def ask_worker(self, pending: Pending) -> None:
         """Have a bot worker think and move; wait for the move (it kicks this driver), and
@@ -227,6 +224,14 @@ class Driver:
         self.waiting = True
         await asyncio.sleep(settings.BOT_ANSWER_SECONDS)
         self.waiting = False
+
+
+async def announce(match: Match) -> None:
+    """Tell ``match``'s table of a computer's move, and the lobby when it ended the match."""
+    event = notify.table_changed(move=(match.pk, match.version))
+    await notify.send(notify.table_group(match.table_id), event)
+    if match.status != Match.Status.RUNNING:
+        await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 
 
 def request(pending: Pending) -> dict[str, Any]:

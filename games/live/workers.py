@@ -17,7 +17,7 @@ from channels.consumer import SyncConsumer
 
 from .. import play
 from ..models import Match
-from . import autoplay, notify
+from . import autoplay
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +35,4 @@ class BotWorker(SyncConsumer):
         except Exception:
             logger.exception("a bot's move failed at table %s", pending.table_id)
             return
-        group = notify.table_group(pending.table_id)
-        async_to_sync(notify.send)(group, notify.table_changed(move=(match.pk, match.version)))
-        if match.status != Match.Status.RUNNING:
-            async_to_sync(notify.send)(notify.LOBBY_GROUP, notify.lobby_changed())
+        async_to_sync(autoplay.announce)(match)

@@ -432,7 +432,6 @@ def review_context(review: dict[str, Any], names: dict[int, str]) -> dict[str, A
         "contract": review["contract"],
         "multiplier": review["multiplier"],
         "declarer_name": names.get(review["declarer"], ""),
-        "declaring_team": declaring,
         "team_labels": _team_labels()["seats"],
         "hands": [
             {"number": seat + 1, "name": names.get(seat, ""), "side": seat % 2, "cards": cards}

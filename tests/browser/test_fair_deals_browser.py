@@ -38,7 +38,7 @@ def test_the_table_shows_the_fingerprint_and_the_record_finds_my_contribution(
     assert [c["seat"] for c in match.contributions] == [0]  # the computers add none
     assert fair_deals.is_contribution(match.contributions[0]["value"])
     assert match.commitment == committed
-    assert match.secret not in page.content()
+    assert match.secret not in page.content() and match.seed not in page.content()
 
     # A moderator aborts it (set here directly: the service tells the sockets, from an event
     # loop of its own). Ended, its record shows how the deals were fixed.
