@@ -53,8 +53,10 @@ def played_grabush() -> dict:
     rng = random.Random(9)
     match = match_of(table)
     state = engine.loads(match.state)
+    step = 0
     while state.to_act is not None:
-        if rng.random() < 0.02:
+        step += 1
+        if step == 3 or rng.random() < 0.02:  # at least one chat, however short the game
             play.apply_chat_rule(table.pk, users[rng.randrange(2)])
         else:
             legal = engine.legal_actions(state, state.to_act)
@@ -65,7 +67,7 @@ def played_grabush() -> dict:
 
 
 @pytest.fixture(scope="module")
-def belote_log(django_db_blocker) -> dict:
+def belote_log(django_db_setup, django_db_blocker) -> dict:
     with django_db_blocker.unblock():
         from django.db import transaction
 
