@@ -12,6 +12,7 @@ import sys
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
 from django.utils import timezone
 
@@ -110,6 +111,17 @@ def start_worker() -> subprocess.Popen:
     )
 
 
+async def unanswered_request(table, version: int | None = None) -> dict:
+    """The next request for a computer's move at ``table`` (at ``version``, if given), taken
+    off the workers' channel and left unanswered, as a worker that dies at once would."""
+    layer = get_channel_layer()
+    async with asyncio.timeout(30):
+        while True:
+            message = await layer.receive(thinking.CHANNEL)
+            if message["table"] == table.pk and version in (None, message["version"]):
+                return message
+
+
 @pytest.mark.skipif(not django_settings.REDIS_URL, reason="bot workers need a shared channel layer")
 async def test_workers_think_and_move_and_a_lost_request_is_asked_again(settings):
     settings.BOTS_IN_WORKERS = True
@@ -117,9 +129,10 @@ async def test_workers_think_and_move_and_a_lost_request_is_asked_again(settings
     owner = (await sync_to_async(make_players)(1))[0]
     table = await sync_to_async(bot_table)(owner)
     socket = await connect(owner, f"/ws/table/{table.code}/")
-    # No worker runs yet: the requests go unanswered, and the driver asks again.
-    await asyncio.sleep(2.5)
-    assert (await sync_to_async(match_of)(table)).version == 0
+    # No worker runs yet: the request goes unanswered, and the driver asks again.
+    first = await unanswered_request(table)
+    assert await unanswered_request(table) == first
+    assert (await sync_to_async(match_of)(table)).version == first["version"] == 0
     worker = start_worker()
     try:
         match = await until_my_turn(socket, table)
@@ -131,8 +144,9 @@ async def test_workers_think_and_move_and_a_lost_request_is_asked_again(settings
         call = belote.legal_actions(state, 0)[0]
         await sync_to_async(play.apply_action)(table.pk, owner, call, match.version)
         await notify.send(notify.table_group(table.pk), notify.table_changed())
-        await asyncio.sleep(1.5)
-        assert (await sync_to_async(match_of)(table)).version == 4  # nobody thinks now
+        # The next request is lost, as if it had reached the dead worker.
+        assert (await unanswered_request(table, version=4))["seat"] == 1
+        assert (await sync_to_async(match_of)(table)).version == 4
         worker = start_worker()
         match = await until_my_turn(socket, table)
         assert match.version > 4  # the computers called again, round to seat 0
