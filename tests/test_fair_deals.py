@@ -176,6 +176,8 @@ async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends()
     table = await sync_to_async(tables.create_table)(users[0], "belote", options, is_private=False)
     path = f"/ws/table/{table.code}/"
     sockets = [await connect(user, path) for user in users]  # four players and a spectator
+    lobby = await connect(users[4], "/ws/lobby/")
+    lobby_frames: list[str] = []
     frames: list[str] = []
     for socket in sockets:
         frames += await drain(socket)
@@ -208,6 +210,7 @@ async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends()
         frames.append(await receive_until(sockets[seat], version_mark(match.version + 1)))
         for socket in sockets:
             frames += await drain(socket, timeout=0.01)
+        lobby_frames += await drain(lobby, timeout=0.01)
         if match.version % 9 == 0:  # pages too, now and then, for every player and spectator
             for client in clients:
                 for url, (status, text) in (
@@ -220,8 +223,11 @@ async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends()
     for socket in sockets:
         frames += await drain(socket, timeout=0.3)
         await socket.disconnect()
+    lobby_frames += await drain(lobby, timeout=0.3)
+    await lobby.disconnect()
     assert len(frames) > 100
-    for frame in frames:
+    assert any(table.code in frame for frame in lobby_frames)  # the lobby listed the table
+    for frame in frames + lobby_frames:
         assert not any(secret in frame for secret in hidden)
 
     # Once it is over, the record shows the secret, and its log checks out.
