@@ -1,8 +1,9 @@
 """Grabush bot strength and speed: full games between levels (no Django).
 
-``bench_grabush`` plays normal against easy and hard against normal, alternating which side
-each level plays, and reports win rates of the decided games with 95% Wilson intervals, draws
-and capped games separately, and the median and 99th percentile decision time per level.
+``bench_grabush`` plays normal against easy and hard against normal in mirrored pairs (each
+deal twice, the levels' sides swapped, so that neither is dealt the better cards), and reports
+win rates of the decided games with 95% Wilson intervals, draws and capped games separately,
+and the median and 99th percentile decision time per level.
 Run it with ``python -m games.bench.grabush_bots --games 200 --workers 2``; add
 ``--matchup hard-normal`` (repeatable) to play only some matchups.
 """
@@ -29,6 +30,11 @@ def _one(task: tuple[str, str, int, int, float, int]) -> dict[str, Any]:
     return result
 
 
+def mirrored(games: int, seed: int) -> list[tuple[int, int]]:
+    """``games`` (seed, side of level a) pairs: each seed twice, level a on either side."""
+    return [(seed + i // 2, i % 2) for i in range(games)]
+
+
 def bench_grabush(
     games: int = 200,
     budget: float = 0.3,
@@ -37,8 +43,13 @@ def bench_grabush(
     seed: int = 1,
     matchups: tuple[tuple[str, str], ...] = MATCHUPS,
 ) -> dict[str, Any]:
-    """Play ``games`` games per matchup (level a vs level b); return rates and timings."""
-    tasks = [(a, b, i % 2, seed + i, budget, players) for a, b in matchups for i in range(games)]
+    """Play ``games`` games per matchup (level a vs level b), each seed twice with the sides
+    swapped; return rates and timings."""
+    tasks = [
+        (a, b, a_side, deal, budget, players)
+        for a, b in matchups
+        for deal, a_side in mirrored(games, seed)
+    ]
     started = time.perf_counter()
     if workers > 1:
         # fork where there is one: spawn would re-import the caller's __main__.

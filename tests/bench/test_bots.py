@@ -38,6 +38,10 @@ def test_grabush_bench_counts_and_formats() -> None:
     assert "normal vs easy" in grabush_bots.format_bench(result)
 
 
+def test_grabush_bench_plays_each_deal_from_both_sides() -> None:
+    assert grabush_bots.mirrored(5, 10) == [(10, 0), (10, 1), (11, 0), (11, 1), (12, 0)]
+
+
 def test_grabush_bench_matchup_option() -> None:
     assert grabush_bots._parse_matchup("hard-normal") == ("hard", "normal")
     for bad in ("hard", "hard-expert", "-normal"):
