@@ -118,7 +118,7 @@ async def unanswered_request(table, version: int | None = None) -> dict:
     async with asyncio.timeout(30):
         while True:
             message = await layer.receive(thinking.CHANNEL)
-            if message["table"] == table.pk and version in (None, message["version"]):
+            if message["table"] == table.pk and (version is None or message["version"] == version):
                 return message
 
 

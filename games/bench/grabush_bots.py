@@ -31,7 +31,8 @@ def _one(task: tuple[str, str, int, int, float, int]) -> dict[str, Any]:
 
 
 def mirrored(games: int, seed: int) -> list[tuple[int, int]]:
-    """``games`` (seed, side of level a) pairs: each seed twice, level a on either side."""
+    """``games`` (seed, side of level a) pairs: each seed twice, level a on either side (the
+    last seed once when ``games`` is odd)."""
     return [(seed + i // 2, i % 2) for i in range(games)]
 
 

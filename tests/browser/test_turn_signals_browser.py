@@ -65,7 +65,8 @@ def move_and_wait_for_my_turn(page: Page) -> None:
         moves = page.locator(MOVE)
         # A pass when the auction leaves nothing else (the computers' calls vary with the deal).
         (moves.first if moves.count() else page.locator("#my-area .call-pass")).click()
-        # Three computers move before the player's next turn; more when the deal was thrown in.
+        # Usually three computers move before the player's next turn; more when the deal was
+        # thrown in, none when the player's card took the trick as its last.
         expect(page.locator("#play-version input")).not_to_have_value(str(version))
         expect(page.locator("#table-status .your-turn")).to_be_visible()
         if page.locator("#table-status .your-turn[data-turn-began]").count():
