@@ -56,6 +56,9 @@ async def test_the_collect_socket_runs_a_collection_and_says_how_long_it_took():
     answer = await communicator.receive_json_from()
     assert answer["collected"] >= 0 and answer["ms"] >= 0
     assert (await communicator.receive_output())["type"] == "websocket.close"
+    # Let the consumer end here: its channel receive, cancelled only when the loop closes,
+    # can hold a Redis connection past the test.
+    await communicator.disconnect()
 
 
 class _ClosedByServer:
