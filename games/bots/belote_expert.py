@@ -18,6 +18,7 @@ guards the budget (at most :data:`BUDGET`). A sampled deal that costs the solver
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 import time
@@ -205,7 +206,8 @@ def choose_card(
     if len(view["tricks"]) < SOLVE_FROM:
         auction = Auction(view)
         k = bots.knowledge_from_view(view)
-        deadline = time.perf_counter() + 0.9 * budget
+        # A fixed ``samples`` makes the choice depend on the view and ``rng`` alone.
+        deadline = time.perf_counter() + 0.9 * budget if samples is None else math.inf
 
         def likely(constraints: bots.Constraints, rng: random.Random) -> list[int]:
             """A deal that fits the auction, or once the time is up any deal that fits the play."""

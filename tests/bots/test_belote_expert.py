@@ -49,6 +49,33 @@ def test_the_expert_chooses_the_same_from_the_same_view() -> None:
             assert choose(va, seed) == choose(vb, seed)
 
 
+def first_tricks_views(seeds: range) -> list[dict]:
+    """The views of every player with a choice in the first two tricks of normal players' deals."""
+    views = []
+    for seed in seeds:
+        state, rng = belote.new_game(seed), random.Random(seed)
+        while state.to_act is not None:
+            view = me(state)
+            if view["phase"] == "play":
+                if len(view["tricks"]) == 2:
+                    break
+                if len(view["legal"]) > 1:
+                    views.append(view)
+            state = belote.apply(state, view["seat"], bots.choose_normal(view, rng))
+    return views
+
+
+def test_a_loaded_machine_does_not_change_a_choice_on_fixed_samples(monkeypatch) -> None:
+    """With ``samples`` fixed, the clock decides nothing, however slow the machine (in the
+    first tricks, the deals that fit the auction are drawn for as long as it takes)."""
+    views = first_tricks_views(range(1, 4))
+    assert len(views) > 10
+    calm = [choose(view, seed) for view in views for seed in range(2)]
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(expert.time, "perf_counter", lambda: float(next(ticks)))
+    assert [choose(view, seed) for view in views for seed in range(2)] == calm
+
+
 def test_the_expert_thinks_no_longer_than_its_own_budget_whatever_a_table_allows(monkeypatch):
     """A table may allow more time than the expert's answer should take; a smaller allowance
     is kept."""
