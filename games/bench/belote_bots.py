@@ -29,7 +29,7 @@ from games.engines import belote as engine
 
 from . import frozen_belote as frozen
 from . import manners
-from .stats import decision_times, wilson
+from .stats import decision_times, format_pairs, mirrored_outcomes, wilson
 
 Bot = Callable[[dict[str, Any], random.Random, float], str]
 
@@ -102,6 +102,7 @@ def _one_match(task: tuple[str, int, int, float, int, int]) -> dict[str, Any]:
     scores = result["scores"]
     return {
         "pairing": pairing,
+        "pair": pair,
         "won": result["winner"] == side,
         "margin": scores[side] - scores[1 - side],
         "deals": result["deals"],
@@ -157,6 +158,7 @@ def bench_belote(
             "interval": (low, high),
             "mean_margin": statistics.mean(o["margin"] for o in mine),
             "mean_deals": statistics.mean(o["deals"] for o in mine),
+            "pairs": mirrored_outcomes((o["pair"], o["won"]) for o in mine),
         }
         for o in mine:
             for name, values in o["times"].items():
@@ -225,6 +227,7 @@ def format(result: dict[str, Any]) -> str:
             f"(95% CI {low:.1%}-{high:.1%}; goal {p['goal']:.0%}: {verdict}), "
             f"mean margin {p['mean_margin']:+.1f}, {p['mean_deals']:.1f} deals/match"
         )
+        lines.append(f"    {format_pairs(*p['players'], p['pairs'])}")
     for name, t in result["times"].items():
         f = result["faults_per_1000"].get(name, {})
         lines.append(

@@ -17,7 +17,7 @@ from typing import Any
 
 from games.bots.grabush import LEVELS, play_game
 
-from .stats import decision_times, wilson
+from .stats import decision_times, format_pairs, mirrored_outcomes, wilson
 
 MATCHUPS: tuple[tuple[str, str], ...] = (("normal", "easy"), ("hard", "normal"))
 
@@ -84,6 +84,10 @@ def bench_grabush(
                 "a_ci": [lo, hi],
                 "draw_rate": draws / len(chunk) if chunk else 0.0,
                 "mean_turns": sum(r["turns"] for r in chunk) / len(chunk) if chunk else 0.0,
+                "pairs": mirrored_outcomes(
+                    (i // 2, r["winner"] == r["a_side"] if r["result"] == "win" else None)
+                    for i, r in enumerate(chunk)
+                ),
             }
         )
         for r in chunk:
@@ -114,6 +118,7 @@ def format_bench(result: dict[str, Any]) -> str:
             f"[95% CI {100 * lo:.1f}-{100 * hi:.1f}%]; draws {row['draws']}, "
             f"capped {row['capped']}, {row['mean_turns']:.0f} turns on average"
         )
+        lines.append(f"    {format_pairs(row['a'], row['b'], row['pairs'])}")
     for level, t in result["times"].items():
         lines.append(
             f"  {level}: median {t['median_ms']:.2f} ms, p99 {t['p99_ms']:.1f} ms, "

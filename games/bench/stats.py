@@ -1,9 +1,10 @@
-"""Small statistics shared by the benchmarks: percentiles and win-rate intervals."""
+"""Small statistics shared by the benchmarks: percentiles, win-rate intervals, mirrored pairs."""
 
 from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Hashable, Iterable
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -39,3 +40,37 @@ def decision_times(times: dict[str, list[float]]) -> dict[str, dict[str, float]]
         for level, values in sorted(times.items())
         if values
     }
+
+
+def mirrored_outcomes(games: Iterable[tuple[Hashable, bool | None]]) -> dict[str, int]:
+    """Count mirrored pairs by how the first player did in both games of each.
+
+    ``games`` holds (pair, won) per game, ``won`` None when nobody won. "won_both", "lost_both",
+    "split" (one each: the same seats won twice, so the deal decided) and "drawn" (a game
+    without a winner); a pair missing a game is left out.
+    """
+    by_pair: dict[Hashable, list[bool | None]] = {}
+    for pair, won in games:
+        by_pair.setdefault(pair, []).append(won)
+    counts = dict.fromkeys(("won_both", "lost_both", "split", "drawn"), 0)
+    for results in by_pair.values():
+        if len(results) != 2:
+            continue
+        if None in results:
+            counts["drawn"] += 1
+        elif all(results):
+            counts["won_both"] += 1
+        elif not any(results):
+            counts["lost_both"] += 1
+        else:
+            counts["split"] += 1
+    return counts
+
+
+def format_pairs(first: str, second: str, counts: dict[str, int]) -> str:
+    """:func:`mirrored_outcomes` as text."""
+    text = (
+        f"pairs: {first} won both {counts['won_both']}, {second} won both "
+        f"{counts['lost_both']}, one each (the deal decided) {counts['split']}"
+    )
+    return text + (f", with a draw {counts['drawn']}" if counts["drawn"] else "")

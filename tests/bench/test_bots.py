@@ -17,8 +17,11 @@ def test_belote_bench_plays_mirrored_pairs_and_judges_manners() -> None:
     assert set(result["times"]) == {"easy", "normal", "expert", "frozen-hard"}
     for name, counts in result["faults_per_1000"].items():
         assert set(counts) == set(manners.FAULTS), name
+    pairs_seen = result["pairings"]["normal-vs-easy"]["pairs"]
+    assert sum(pairs_seen.values()) == 2 and pairs_seen["drawn"] == 0
     text = belote_bots.format(result)
     assert "normal-vs-easy" in text and "per 1,000 decisions" in text
+    assert "normal won both" in text
 
 
 def test_the_pairs_option() -> None:
@@ -34,8 +37,10 @@ def test_grabush_bench_counts_and_formats() -> None:
     result = grabush_bots.bench_grabush(2, 0.01, 2, 1, matchups=(("normal", "easy"),))
     row = result["matchups"][0]
     assert row["a_wins"] + row["b_wins"] + row["draws"] + row["capped"] == 2
+    assert sum(row["pairs"].values()) == 1  # one seed, played from either side
     assert set(result["times"]) == {"normal", "easy"}
-    assert "normal vs easy" in grabush_bots.format_bench(result)
+    text = grabush_bots.format_bench(result)
+    assert "normal vs easy" in text and "one each (the deal decided)" in text
 
 
 def test_grabush_bench_plays_each_deal_from_both_sides() -> None:
