@@ -74,6 +74,10 @@ class Table(models.Model):
         verbose_name = _("table")
         verbose_name_plural = _("tables")
         indexes = [models.Index(fields=["is_private", "status", "-updated_at"])]
+        constraints = [
+            # A commitment shown at one table is never shown at another.
+            models.UniqueConstraint(fields=["next_secret"], name="table_unique_next_secret"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} #{self.pk}"
@@ -160,6 +164,9 @@ class Match(models.Model):
     #: table's read after a move needs no query of the log.
     last_seat = models.PositiveSmallIntegerField(_("last seat"), null=True, blank=True)
     last_action = models.CharField(_("last action"), max_length=64, blank=True)
+    #: When the last move (or the start of the match or of a deal) was made: a computer
+    #: player's move is due a moment after it, however often anyone connects meanwhile.
+    moved_at = models.DateTimeField(_("last move made"), null=True, blank=True)
     #: When the current turn began (the turn timer counts from here).
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     #: While a finished deal's result shows: when the next deal starts at the latest.
@@ -175,7 +182,12 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         constraints = [
-            models.UniqueConstraint(fields=["table", "number"], name="match_unique_number")
+            models.UniqueConstraint(fields=["table", "number"], name="match_unique_number"),
+            # A committed secret starts at most one match, and no two matches share deals.
+            models.UniqueConstraint(
+                fields=["secret"], condition=~models.Q(secret=""), name="match_unique_secret"
+            ),
+            models.UniqueConstraint(fields=["seed"], name="match_unique_seed"),
         ]
         indexes = [models.Index(fields=["status", "-started_at"])]
 

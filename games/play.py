@@ -107,6 +107,7 @@ def _begin_match(table: Table) -> Match:
         number=(last.number + 1) if last else 1,
         game=table.game,
         options=table.options,
+        moved_at=timezone.now(),
         turn_started_at=timezone.now(),
         secret=table.next_secret,
         contributions=contributions,
@@ -241,6 +242,7 @@ def _save(
     fields: dict[str, Any] = {
         "state": spec.engine.dumps(state),
         "version": version + 1,
+        "moved_at": timezone.now(),
         "last_seat": seat,
         "last_action": action,
     }
@@ -443,7 +445,7 @@ def ready_for_next_deal(table_id: int, user: AbstractBaseUser) -> bool:
         fields: dict[str, Any] = {"ready_seats": ready}
         if not waiting_for_next_deal(match, players):
             now = timezone.now()
-            fields.update(paused_until=None, turn_started_at=now)
+            fields.update(paused_until=None, turn_started_at=now, moved_at=now)
         if not Match.objects.filter(pk=match.pk, version=match.version).update(**fields):
             return False
         bump(table)
@@ -460,7 +462,7 @@ def end_pause(table_id: int, version: int) -> bool:
             version=version,
             status=Match.Status.RUNNING,
             paused_until__lte=timezone.now(),
-        ).update(paused_until=None, turn_started_at=timezone.now())
+        ).update(paused_until=None, turn_started_at=timezone.now(), moved_at=timezone.now())
         if ended:
             bump(table)
         return bool(ended)
