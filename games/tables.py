@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
@@ -39,9 +40,10 @@ def create_table(
     """Open a new table with ``owner`` in its first seat and the others free (``turn_seconds``:
     the turn timer, 0 for none)."""
     spec = get_game(game)
-    if limits.open_tables(owner) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
-        raise _too_many_tables()
     with transaction.atomic():
+        lock_account(owner)
+        if limits.open_tables(owner) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
+            raise _too_many_tables()
         table = Table.objects.create(
             game=game,
             options=options,
@@ -81,6 +83,13 @@ def keep_contribution(table: Table, user: AbstractBaseUser, value: str) -> None:
     """Record ``user``'s contribution to the table's next match, if they sent one."""
     if value:
         Seat.objects.filter(table=table, user=user).update(contribution=value)
+
+
+def lock_account(user: AbstractBaseUser) -> None:
+    """Take the account's lock inside the caller's transaction: one account's requests that
+    open or join tables run one after another, so its limits and its "Play now" hold under
+    concurrent clicks. Take it before any table's lock."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
 
 
 def lock_table(table_id: int) -> Table:
@@ -191,13 +200,6 @@ def fill_with_bots(table_id: int, user: AbstractBaseUser, level: str) -> int:
     return filled
 
 
-def seat_of(table: Table, user: AbstractBaseUser) -> int | None:
-    """The seat index ``user`` holds at ``table``, or None for a spectator."""
-    if not user.is_authenticated:
-        return None
-    return table.seats.filter(user=user).values_list("index", flat=True).first()
-
-
 # -- "Play now": quick tables -------------------------------------------------------------------
 
 #: The turn timer of a quick table (seconds): its players may be strangers, who should not
@@ -237,23 +239,25 @@ def play_now(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None
     get_game(game)  # LookupError for a game the site does not offer
     if shown is not None:
         shown = shown._replace(contribution=checked_contribution(shown.contribution))
-    mine = Table.objects.filter(
-        quick=True,
-        game=game,
-        status__in=[Table.Status.OPEN, Table.Status.PLAYING],
-        seats__user=user,
-    ).first()
-    if mine is not None:
-        return PlayNow(mine, "back")
-    if limits.tables_in_play(user) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
-        raise _too_many_tables()
-    for table in joinable_quick_tables(game).exclude(seats__user=user)[:10]:
-        try:
-            claim_computer_seat(table.pk, user)
-        except SeatGone:
-            continue  # another player took the last one meanwhile, or the match ended
-        return PlayNow(table, "claimed")
-    return PlayNow(open_quick_table(user, game, shown), "created")
+    with transaction.atomic():
+        lock_account(user)  # of two clicks sent together, the second finds the first's table
+        mine = Table.objects.filter(
+            quick=True,
+            game=game,
+            status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+            seats__user=user,
+        ).first()
+        if mine is not None:
+            return PlayNow(mine, "back")
+        if limits.tables_in_play(user) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
+            raise _too_many_tables()
+        for table in joinable_quick_tables(game).exclude(seats__user=user)[:10]:
+            try:
+                claim_computer_seat(table.pk, user)
+            except SeatGone:
+                continue  # another player took the last one meanwhile, or the match ended
+            return PlayNow(table, "claimed")
+        return PlayNow(open_quick_table(user, game, shown), "created")
 
 
 def joinable_quick_tables(game: str | None = None) -> QuerySet[Table]:
@@ -284,9 +288,8 @@ def claim_computer_seat(table_id: int, user: AbstractBaseUser) -> int:
     with the next match. Someone who presses "Play now" wants that next match too: they count
     as having asked for it.
     """
-    if limits.tables_in_play(user) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
-        raise _too_many_tables()
     with transaction.atomic():
+        lock_account(user)
         table = lock_table(table_id)
         if not table.quick or table.is_private:
             raise TableError(_("Only quick tables let you take a computer player's seat."))
@@ -296,6 +299,8 @@ def claim_computer_seat(table_id: int, user: AbstractBaseUser) -> int:
         mine = next((seat for seat in seats if seat.user_id == user.pk), None)
         if mine is not None:
             return mine.index
+        if limits.tables_in_play(user) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
+            raise _too_many_tables()
         seat = next((seat for seat in seats if seat.user_id is None and seat.bot_level), None)
         if seat is None:
             raise SeatGone(_("Every seat at this table has a player now."))
@@ -318,12 +323,22 @@ def open_quick_table(user: AbstractBaseUser, game: str, shown: ShownSecret | Non
         table = lock_table(table.pk)
         table.quick = True
         if shown is not None:
-            table.next_secret = shown.secret
+            if not secret_spent(shown.secret):
+                table.next_secret = shown.secret
             keep_contribution(table, user, shown.contribution)
         table.save(update_fields=["quick", "next_secret"])
         table.seats.filter(user=None).update(bot_level=get_game(game).cover_level)
         _begin_match(table)
     return table
+
+
+def secret_spent(secret: str) -> bool:
+    """Whether ``secret`` is committed at a table or started a match already: a secret starts
+    at most one match (the database refuses a second; this finds it first)."""
+    return (
+        Match.objects.filter(secret=secret).exists()
+        or Table.objects.filter(next_secret=secret).exists()
+    )
 
 
 def waiting_claims(
