@@ -8,6 +8,7 @@ page, the seed and the move log (through the engine) for the replay.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -305,10 +306,13 @@ def fair_record(match: Match, names: dict[int, str]) -> dict[str, Any] | None:
 # Deal reviews
 
 
-def review_page(match: Match, number: int) -> dict[str, Any] | None:
+def review_page(
+    match: Match, number: int, may_work_out: Callable[[], bool] | None = None
+) -> dict[str, Any] | None:
     """What a deal's review page shows (None: that deal has no review). The first asking works
-    the review out (``games.reviews``)."""
-    review = reviews.deal_review(match, number)
+    the review out (``games.reviews``), when ``may_work_out`` allows it (else
+    ``reviews.Refused``)."""
+    review = reviews.deal_review(match, number, may_work_out)
     if review is None:
         return None
     spec = get_game(match.game)

@@ -83,3 +83,8 @@ def signup_key(address: str | None) -> str:
 
 def report_key(user: AbstractBaseUser) -> str:
     return f"reports:{user.pk}"
+
+
+def review_key(user: AbstractBaseUser, address: str | None) -> str:
+    """Whom reviews worked out are counted against: the account, else the address."""
+    return f"reviews:user:{user.pk}" if user.is_authenticated else f"reviews:address:{address}"

@@ -1,32 +1,59 @@
 """Reviews of finished deals: worked out by the game's analysis once, then kept.
 
 A review shows every hand of a deal, so only ended matches have them (the record and the
-replay offer them).
+replay offer them). Working one out replays the match and solves the deal: that runs in the
+computer players' process pool (``games.live.thinking``), off the web process.
+
+The pool's processes import this module before Django is set up, so the models are imported
+where they are used.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Any
 
+import django
+from django.apps import apps
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from .catalog import get_game
-from .models import DealReview, Match
-from .replay import replay_states
+
+if TYPE_CHECKING:
+    from .models import Match
 
 
-def deal_review(match: Match, number: int) -> dict[str, Any] | None:
+class Refused(Exception):
+    """The review is not kept yet, and the asker may not have one worked out now."""
+
+
+def deal_review(
+    match: Match, number: int, may_work_out: Callable[[], bool] | None = None
+) -> dict[str, Any] | None:
     """The review of deal ``number`` (from 1) of the ended ``match``, worked out on first
-    asking; None when the deal has none (thrown in, not finished, or a game without reviews)."""
+    asking; None when the deal has none (thrown in, not finished, or a game without reviews).
+
+    ``may_work_out`` is asked (once) before a review that is not kept is worked out; False
+    raises :class:`Refused`.
+    """
+    from .models import DealReview, Match
+    from .replay import logged_moves
+
     if match.status == Match.Status.RUNNING:
         raise ValueError("a running match's deals are not reviewed")
     spec = get_game(match.game)
     if not spec.review_version:
         return None
+    if number not in spec.reviewable_deals(spec.engine.loads(match.state)):
+        return None
     kept = DealReview.objects.filter(match=match, deal=number, version=spec.review_version).first()
     if kept is not None:
         return kept.data
-    review = spec.review_deal(list(replay_states(match)), number)
+    if may_work_out is not None and not may_work_out():
+        raise Refused
+    review = _in_pool((match.game, match.seed, match.options), logged_moves(match), number)
     if review is None:
         return None
     try:
@@ -39,3 +66,38 @@ def deal_review(match: Match, number: int) -> dict[str, Any] | None:
     except IntegrityError:
         pass  # another request kept the same review meanwhile
     return review
+
+
+def _in_pool(
+    match: tuple[str, str, dict[str, Any]], moves: list[tuple[int, str]], number: int
+) -> dict[str, Any] | None:
+    """Work the review out in a process of the pool and wait for it (in this thread when
+    ``BOT_PROCESSES`` is 0); asked again, in a new pool, when a process died."""
+    from .live import thinking
+
+    if not settings.BOT_PROCESSES:
+        return work_out(match, moves, number)
+    for attempt in range(3):
+        pool = thinking._processes()
+        try:
+            return pool.submit(work_out, match, moves, number).result()
+        except BrokenProcessPool:
+            thinking._forget_pool(pool)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def work_out(
+    match: tuple[str, str, dict[str, Any]], moves: Sequence[tuple[int, str]], number: int
+) -> dict[str, Any] | None:
+    """Replay the match whose game, seed and options are ``match`` through ``moves`` (its
+    log), and review deal ``number``."""
+    if not apps.ready:
+        django.setup()
+    from .models import Match
+    from .replay import replay_states
+
+    game, seed, options = match
+    states = list(replay_states(Match(game=game, seed=seed, options=options), moves))
+    return get_game(game).review_deal(states, number)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from .. import history
-from ..catalog import all_games, get_game
+from cardroom.proxies import client_ip
+
+from .. import history, limits, reviews
+from ..catalog import all_games, game_label, get_game
 from ..models import Match
 from . import game_or_404
 
@@ -32,9 +35,18 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_GET
 def deal_review(request: HttpRequest, match_id: int, number: int) -> HttpResponse:
-    """What a finished deal's cards allowed, worked out with every hand known."""
+    """What a finished deal's cards allowed, worked out with every hand known; reviews not
+    yet kept are worked out at most ``REVIEWS_PER_HOUR`` times an hour per account or
+    address."""
     match = _done_match(request, match_id)
-    context = history.review_page(match, number)
+    key = limits.review_key(request.user, client_ip(request))
+    try:
+        context = history.review_page(
+            match, number, lambda: limits.spend(key, settings.REVIEWS_PER_HOUR, limits.HOUR)
+        )
+    except reviews.Refused:
+        context = {"match": match, "game_label": game_label(match.game), "number": number}
+        return render(request, "games/history/review_later.html", context, status=429)
     if context is None:
         raise Http404("this deal has no review")
     return render(request, get_game(match.game).review_template, context)
