@@ -1,14 +1,14 @@
 """Per-account and per-address limits, so that one account or one address cannot crowd out
 everyone else. Each limit is a setting; each refusal says what happened.
 
-Counters live in the cache (Redis when ``REDIS_URL`` is set, so every process shares them).
+Counters, and the places an account's open sockets hold, live in the cache (Redis when
+``REDIS_URL`` is set, so every process shares them).
 django-ratelimit would do the counting but refuses the in-process cache of a single-process
 install, hence this small fixed-window counter.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import timedelta
 
 from django.conf import settings
@@ -20,8 +20,6 @@ from django.utils import timezone
 from .models import Table
 
 HOUR = 3600
-#: Sockets of each account open in this process (the event loop's own count, exact at once).
-_sockets: Counter[int] = Counter()
 
 
 def spend(key: str, limit: int, seconds: int) -> bool:
@@ -35,19 +33,33 @@ def spend(key: str, limit: int, seconds: int) -> bool:
     return count <= limit
 
 
-def open_socket(user_id: int) -> bool:
-    """Count a socket the account opens in this process; False (not counted) past the limit."""
-    if _sockets[user_id] >= settings.MAX_SOCKETS_PER_ACCOUNT:
-        return False
-    _sockets[user_id] += 1
-    return True
+def claim_socket(user_id: int, channel_name: str) -> str | None:
+    """Take one of the account's ``MAX_SOCKETS_PER_ACCOUNT`` places for the socket
+    ``channel_name`` (lobby or table, in any process: the places are cache keys); None when
+    all are taken.
+
+    A place lapses after ``PRESENCE_STALE_SECONDS`` unless :func:`keep_sockets` refreshes
+    it, so the sockets of a killed process stop counting as its presences do.
+    """
+    places = [f"sockets:{user_id}:{n}" for n in range(settings.MAX_SOCKETS_PER_ACCOUNT)]
+    taken = cache.get_many(places)
+    for place in places:
+        if place not in taken and cache.add(
+            place, channel_name, timeout=settings.PRESENCE_STALE_SECONDS
+        ):
+            return place
+    return None
 
 
-def close_socket(user_id: int) -> None:
-    """Forget a socket counted by :func:`open_socket`."""
-    _sockets[user_id] -= 1
-    if _sockets[user_id] <= 0:
-        del _sockets[user_id]
+def keep_sockets(places: dict[str, str]) -> None:
+    """Refresh the places (place -> channel name) of this process's open sockets."""
+    cache.set_many(places, timeout=settings.PRESENCE_STALE_SECONDS)
+
+
+def release_socket(place: str, channel_name: str) -> None:
+    """Free the place :func:`claim_socket` gave the socket ``channel_name``."""
+    if cache.get(place) == channel_name:
+        cache.delete(place)
 
 
 def open_tables(user: AbstractBaseUser) -> int:

@@ -17,6 +17,7 @@ import re
 import time
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -163,16 +164,20 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 await asyncio.shield(self.clean_up())
 
     async def clean_up(self, code: int = 1011) -> None:
-        """Leave the user's group and run :meth:`disconnect`, once per connection."""
+        """Leave the user's group, run :meth:`disconnect` and free the socket's place, once
+        per connection."""
         if self.cleaned_up:
             return
         self.cleaned_up = True
-        if self.counted:
-            limits.close_socket(self.user.pk)
+        place = presence.uncounted(self.channel_name) if self.counted else None
         try:
             if self.user_group_name:
                 await self.channel_layer.group_discard(self.user_group_name, self.channel_name)
             await self.disconnect(code)
+            if place is not None:  # else it lapses, no longer refreshed
+                await sync_to_async(limits.release_socket, thread_sensitive=False)(
+                    place, self.channel_name
+                )
         except Exception:
             logger.exception("cleaning up a closed websocket failed")
 
@@ -181,9 +186,13 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        if not limits.open_socket(self.user.pk):
+        place = await sync_to_async(limits.claim_socket, thread_sensitive=False)(
+            self.user.pk, self.channel_name
+        )
+        if place is None:
             await self.refuse_too_many()
             return
+        presence.counted(self.channel_name, place)
         self.counted = True
         self.tokens = float(FRAME_BURST)
         self.refilled = time.monotonic()
@@ -278,13 +287,9 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        try:
-            self.table_id = await database_sync_to_async(presence.join)(
-                code, self.user, self.channel_name
-            )
-        except presence.TooManySockets:
-            await self.refuse_too_many()
-            return
+        self.table_id = await database_sync_to_async(presence.join)(
+            code, self.user, self.channel_name
+        )
         if self.table_id is None:
             await self.send(text_data=render_flash(_("There is no table at this address.")))
             await self.close(code=CLOSE_NOT_FOUND)

@@ -8,6 +8,11 @@ closing its sockets (SIGKILL, crash, power loss) stops beating: once it has been
 process sweeps them, marks the players left without a live socket as away (from the dead
 process's last beat) and tells their tables, so presence dots are right again and a covering
 computer player takes over an absent player's turn after the usual grace period.
+
+Every socket, lobby or table, also holds one of its account's ``MAX_SOCKETS_PER_ACCOUNT``
+places (``games.limits``): the heartbeat refreshes those of this process's sockets (it beats
+while any is open), and those of a dead process lapse in the cache after
+``PRESENCE_STALE_SECONDS``.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import secrets
 import socket
 from datetime import datetime, timedelta
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,7 +33,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .. import play
+from .. import limits, play
 from ..models import Match, MatchPlayer, Presence, Server, Table
 from . import notify
 
@@ -36,6 +42,8 @@ logger = logging.getLogger(__name__)
 _name: tuple[int, str] | None = None
 #: This process's open table sockets: channel name -> (table id, user id).
 _open: dict[str, tuple[int, int]] = {}
+#: This process's open sockets, lobby and table: channel name -> its place (games.limits).
+_places: dict[str, str] = {}
 _heartbeat: asyncio.Task | None = None
 #: True while the heartbeat waits between beats (the only moment it is cancelled).
 _resting = False
@@ -74,17 +82,11 @@ def _beat() -> bool:
     return False
 
 
-class TooManySockets(Exception):
-    """The account has MAX_SOCKETS_PER_ACCOUNT table sockets open already, on any process."""
-
-
 def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
     """Record a connection to the table with invite ``code``; returns its id (None: no table)."""
     table = Table.objects.filter(code=code).only("pk").first()
     if table is None:
         return None
-    if live_presences().filter(user=user).count() >= settings.MAX_SOCKETS_PER_ACCOUNT:
-        raise TooManySockets
     _beat()
     with transaction.atomic():
         # A channel name is unique while its socket lives; a row left by a socket whose
@@ -182,18 +184,24 @@ def tick(sockets: dict[str, tuple[int, int]]) -> set[int]:
 
 async def _heartbeat_loop() -> None:
     global _resting
-    while _open:
+    while _open or _places:
         try:
-            changed = await database_sync_to_async(tick)(dict(_open))
+            places = {place: name for name, place in _places.items()}
+            await sync_to_async(limits.keep_sockets, thread_sensitive=False)(places)
         except Exception:
-            logger.exception("presence heartbeat failed")  # the database is down: try again
-            changed = set()
+            logger.exception("could not refresh the sockets' places")  # the cache is down
+        changed = set()
+        if _open:
+            try:
+                changed = await database_sync_to_async(tick)(dict(_open))
+            except Exception:
+                logger.exception("presence heartbeat failed")  # the database is down: try again
         for table_id in changed:
             try:
                 await notify.send(notify.table_group(table_id), notify.table_changed())
             except Exception:
                 logger.exception("could not tell table %s about a dead server", table_id)
-        if not _open:
+        if not (_open or _places):
             return
         _resting = True
         try:
@@ -202,11 +210,37 @@ async def _heartbeat_loop() -> None:
             _resting = False
 
 
+def counted(channel_name: str, place: str) -> None:
+    """A socket of this process holds ``place``: keep the heartbeat running (event loop
+    only)."""
+    _places[channel_name] = place
+    _keep_beating()
+
+
+def uncounted(channel_name: str) -> str | None:
+    """A counted socket of this process closed; returns the place it held."""
+    place = _places.pop(channel_name, None)
+    _stop_resting()
+    return place
+
+
 def opened(channel_name: str, table_id: int, user_id: int) -> None:
-    """A table socket of this process opened: keep the heartbeat running (event loop only)."""
-    global _heartbeat
+    """A table socket of this process opened: keep the heartbeat running (event loop only).
+
+    The first one's presence needs a beat at once: a heartbeat resting after refreshing only
+    places is replaced.
+    """
+    first = not _open
     _open[channel_name] = (table_id, user_id)
-    if _running_heartbeat() is None:
+    task = _running_heartbeat()
+    if first and task is not None and _resting:
+        task.cancel()
+    _keep_beating(replace=first and task is not None and _resting)
+
+
+def _keep_beating(replace: bool = False) -> None:
+    global _heartbeat
+    if replace or _running_heartbeat() is None:
         _heartbeat = asyncio.get_running_loop().create_task(_heartbeat_loop())
 
 
@@ -221,20 +255,26 @@ def _running_heartbeat() -> asyncio.Task | None:
 
 
 def closed(channel_name: str) -> None:
-    """A table socket of this process closed; the heartbeat stops with the last one.
+    """A table socket of this process closed."""
+    _open.pop(channel_name, None)
+    _stop_resting()
+
+
+def _stop_resting() -> None:
+    """Stop the heartbeat once no socket is left.
 
     A beat in progress finishes first (its database work runs in a thread that a cancel
     would not stop); the loop ends after it by itself.
     """
-    _open.pop(channel_name, None)
     task = _running_heartbeat()
-    if not _open and task is not None and _resting:
+    if not (_open or _places) and task is not None and _resting:
         task.cancel()
 
 
 async def stop() -> None:
     """Stop the heartbeat and wait until it has stopped (tests, shutdown)."""
     _open.clear()
+    _places.clear()
     task = _running_heartbeat()
     if task is None:
         return
