@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import ChannelFull
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
@@ -28,11 +29,15 @@ from .. import play
 from ..bots import Bot
 from ..catalog import get_game
 from ..models import Match
-from ..tables import TableError
 from . import notify, snapshots, thinking
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
 logger = logging.getLogger(__name__)
+
+#: Seconds a driver waits after an unexpected failure before it looks again (doubling, up to
+#: :data:`RETRY_MAX_SECONDS`, while it keeps failing).
+RETRY_SECONDS = 2.0
+RETRY_MAX_SECONDS = 60.0
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,11 @@ def pending_move(table_id: int, event: dict[str, Any] | None = None) -> Pending 
 
 
 def pending_in(snapshot: TableSnapshot) -> Pending | None:
-    """The next automatic move of the table read in ``snapshot`` (see :func:`pending_move`)."""
+    """The next automatic move of the table read in ``snapshot`` (see :func:`pending_move`).
+
+    When it is due follows from the table alone (its last move, its turn's start, its pause),
+    never from when it was read: a connection coming or going leaves it as it is.
+    """
     match, state = snapshot.match, snapshot.state
     if match is None or match.status != Match.Status.RUNNING:
         return None
@@ -70,7 +79,6 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
         return Pending(snapshot.table.pk, match.version, -1, "", match.paused_until, False, True)
     spec = get_game(match.game)
     players = {player.seat: player for player in snapshot.players}
-    now = timezone.now()
     seats = [state.to_act] if state.to_act is not None else []
     # Out-of-turn rights (Grabush penalties) held by computer players are answered too.
     seats += [
@@ -84,9 +92,10 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
     for seat in seats:
         player = players[seat]
         if player.bot_level:
-            return Pending(table_id, match.version, seat, player.bot_level, now, False)
+            return Pending(table_id, match.version, seat, player.bot_level, bot_due(match), False)
         if player.covered or player.user_active is False:  # absent, timed out or banned
-            return Pending(table_id, match.version, seat, spec.cover_level, now, not player.covered)
+            cover = not player.covered
+            return Pending(table_id, match.version, seat, spec.cover_level, bot_due(match), cover)
         if seat != state.to_act:
             continue
         away = None
@@ -103,6 +112,15 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
         if away is not None:
             return Pending(table_id, match.version, seat, spec.cover_level, away, True)
     return None
+
+
+def bot_due(match: Match) -> datetime:
+    """When a computer's move at ``match`` is due: BOT_DELAY_SECONDS after its last move (or
+    its turn's start, if later); at once for a match that recorded neither."""
+    times = [moment for moment in (match.moved_at, match.turn_started_at) if moment is not None]
+    if not times:
+        return timezone.now()
+    return max(times) + timedelta(seconds=settings.BOT_DELAY_SECONDS)
 
 
 def bot_input(pending: Pending) -> tuple[Bot, dict[str, Any], random.Random]:
@@ -150,6 +168,11 @@ class Driver:
         self.last_event = ""
         #: The change to read the table for on the next look (None: a fresh read).
         self.event: dict[str, Any] | None = None
+        #: The last request sent to the bot workers, and when (the event loop's clock).
+        self.asked: tuple[dict[str, Any], float] | None = None
+        #: Whether the workers' channel was full at the last ask (warned once until it is not).
+        self.full = False
+        self.failures = 0
 
     def kick(self, event: dict[str, Any] | None = None) -> None:
         """Something changed: re-read the table (now, or once the current move is made).
@@ -167,36 +190,50 @@ class Driver:
             self.task = loop.create_task(self.run())
         elif self.waiting:
             self.task.cancel()
+            self.waiting = False  # the new task is not waiting yet
             self.task = loop.create_task(self.run())
         else:
             self.again = True
 
-    async def run(self) -> None:
+    async def wait(self, seconds: float) -> None:
+        """Sleep; a kick or :func:`stop_all` may cancel the task meanwhile."""
+        if seconds <= 0:
+            return
+        self.waiting = True
         try:
-            while not self.stopping:
-                self.again = False
-                event, self.event = self.event, None
-                snapshot = cached_snapshot(self.table_id, event)
-                if snapshot is not None:  # read for this change's frames already
-                    pending = pending_in(snapshot)
-                else:
-                    pending = await database_sync_to_async(pending_move)(self.table_id, event)
-                if pending is None or self.stopping:
-                    if self.again:
-                        continue  # look again (the loop ends here when stopping)
+            await asyncio.sleep(seconds)
+        finally:
+            if self.task is asyncio.current_task():  # not the task a kick started instead
+                self.waiting = False
+
+    async def run(self) -> None:
+        while not self.stopping:
+            try:
+                if not await self.step():
                     return
-                delay = max(
-                    settings.BOT_DELAY_SECONDS, (pending.due - timezone.now()).total_seconds()
-                )
-                if delay > 0:
-                    self.waiting = True
-                    await asyncio.sleep(delay)
-                    self.waiting = False
-                await self.move(pending)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logger.exception("automatic move failed at table %s", self.table_id)
+                self.failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("automatic move failed at table %s", self.table_id)
+                self.failures += 1
+                await self.wait(min(RETRY_SECONDS * 2 ** (self.failures - 1), RETRY_MAX_SECONDS))
+
+    async def step(self) -> bool:
+        """Read the table, wait until its next automatic move is due and make it; False when
+        none is owed."""
+        self.again = False
+        event, self.event = self.event, None
+        snapshot = cached_snapshot(self.table_id, event)
+        if snapshot is not None:  # read for this change's frames already
+            pending = pending_in(snapshot)
+        else:
+            pending = await database_sync_to_async(pending_move)(self.table_id, event)
+        if pending is None or self.stopping:
+            return self.again  # look again (the loop ends here when stopping)
+        await self.wait((pending.due - timezone.now()).total_seconds())
+        await self.move(pending)
+        return True
 
     async def move(self, pending: Pending) -> None:
         if pending.ends_pause:
@@ -212,18 +249,34 @@ class Driver:
             match = await database_sync_to_async(play_pending)(pending, action)
         except (Match.DoesNotExist, play.StaleMove, play.NoMatch):
             return  # someone moved first (a human, another process) or the match ended: look again
-        except TableError:
-            logger.exception("a bot's move was refused at table %s", self.table_id)
-            raise
         await announce(match)
 
     async def ask_worker(self, pending: Pending) -> None:
         """Have a bot worker think and move; wait for the move (it kicks this driver), and
-        ask again if none comes in time (its worker died mid-thought, or none runs yet)."""
-        await get_channel_layer().send(thinking.CHANNEL, request(pending))
-        self.waiting = True
-        await asyncio.sleep(settings.BOT_ANSWER_SECONDS)
-        self.waiting = False
+        ask again if none comes in time (its worker died mid-thought, none runs yet, or the
+        channel was full).
+
+        A look again before then (a kick) waits out the same ask rather than repeating it.
+        """
+        message = request(pending)
+        now = asyncio.get_running_loop().time()
+        if self.asked is not None and self.asked[0] == message:
+            left = self.asked[1] + settings.BOT_ANSWER_SECONDS - now
+            if left > 0:
+                await self.wait(left)
+                return
+        self.asked = (message, now)
+        try:
+            await get_channel_layer().send(thinking.CHANNEL, message)
+        except ChannelFull:
+            if not self.full:
+                logger.warning(
+                    "the bot workers' channel is full: table %s asks again later", self.table_id
+                )
+            self.full = True
+        else:
+            self.full = False
+        await self.wait(settings.BOT_ANSWER_SECONDS)
 
 
 async def announce(match: Match) -> None:

@@ -6,7 +6,8 @@ Two ways, chosen by ``BOTS_IN_WORKERS`` (on by default when ``REDIS_URL`` is set
   a Channels worker (``manage.py runworker bot-moves``: any number, on any machine) reads the
   seat's view, asks the bot and applies its action through ``play.apply_action`` like any
   move (``games.live.workers``). A request that no move answers within
-  ``BOT_ANSWER_SECONDS`` (its worker died mid-thought, or none runs yet) is sent again.
+  ``BOT_ANSWER_SECONDS`` (its worker died mid-thought, or none runs yet) is sent again, as is
+  one the channel was too full to take.
 - **A process pool** of this server (``BOT_PROCESSES`` processes; 0 runs the bot in a thread
   of this process instead, for tests): the driver awaits the action and applies it.
 
