@@ -12,6 +12,7 @@ their moves apply.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import random
 import weakref
@@ -131,9 +132,15 @@ def bot_input(pending: Pending) -> tuple[Bot, dict[str, Any], random.Random]:
     )
     spec = get_game(match.game)
     view = spec.engine.view(spec.engine.loads(match.state), pending.seat)
-    # Not from the match's seed: nothing a player can watch may depend on it.
-    rng = random.Random(f"{match.pk}:{match.version}:{pending.seat}")
-    return spec.bots[pending.level], view, rng
+    return spec.bots[pending.level], view, bot_random(match, pending.seat)
+
+
+def bot_random(match: Match, seat: int) -> random.Random:
+    """The random numbers of ``seat``'s computer player at ``match``'s current step: from the
+    match's seed, which nobody learns before the match ends, through a hash of their own (so
+    nobody foresees them, and they reveal nothing of the deals); the same again in a replay."""
+    key = f"cardroom-bots-1:{match.seed}:{match.version}:{seat}"
+    return random.Random(hashlib.sha256(key.encode()).digest())
 
 
 def choose_action(pending: Pending) -> str:
