@@ -11,12 +11,10 @@ where they are used.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 import django
 from django.apps import apps
-from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from .catalog import get_game
@@ -53,7 +51,10 @@ def deal_review(
         return kept.data
     if may_work_out is not None and not may_work_out():
         raise Refused
-    review = _in_pool((match.game, match.seed, match.options), logged_moves(match), number)
+    from .live import thinking
+
+    match_key = (match.game, match.seed, match.options)
+    review = thinking.in_pool(work_out, match_key, logged_moves(match), number)
     if review is None:
         return None
     try:
@@ -66,26 +67,6 @@ def deal_review(
     except IntegrityError:
         pass  # another request kept the same review meanwhile
     return review
-
-
-def _in_pool(
-    match: tuple[str, str, dict[str, Any]], moves: list[tuple[int, str]], number: int
-) -> dict[str, Any] | None:
-    """Work the review out in a process of the pool and wait for it (in this thread when
-    ``BOT_PROCESSES`` is 0); asked again, in a new pool, when a process died."""
-    from .live import thinking
-
-    if not settings.BOT_PROCESSES:
-        return work_out(match, moves, number)
-    for attempt in range(3):
-        pool = thinking._processes()
-        try:
-            return pool.submit(work_out, match, moves, number).result()
-        except BrokenProcessPool:
-            thinking._forget_pool(pool)
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
 
 
 def work_out(

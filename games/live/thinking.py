@@ -21,13 +21,16 @@ import concurrent.futures
 import multiprocessing
 import random
 import threading
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
 from ..bots import Bot
+
+T = TypeVar("T")
 
 #: The channel the bot workers read (``manage.py runworker bot-moves``).
 CHANNEL = "bot-moves"
@@ -67,6 +70,23 @@ async def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> str:
         pool = _processes()
         try:
             return await loop.run_in_executor(pool, bot, view, rng, budget)
+        except BrokenProcessPool:
+            _forget_pool(pool)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def in_pool(work: Callable[..., T], *args: Any) -> T:
+    """``work(*args)`` worked out in the pool while this thread waits (in this thread when
+    ``BOT_PROCESSES`` is 0); asked again, in a new pool, when a process died. For work a
+    request needs that is too heavy for the web process (deal reviews)."""
+    if not settings.BOT_PROCESSES:
+        return work(*args)
+    for attempt in range(3):
+        pool = _processes()
+        try:
+            return pool.submit(work, *args).result()
         except BrokenProcessPool:
             _forget_pool(pool)
             if attempt == 2:
