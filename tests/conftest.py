@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 import pytest_asyncio
 from asgiref.sync import sync_to_async
@@ -13,6 +15,8 @@ from django.utils import translation
 
 from games import play, tables
 from games.live import autoplay, presence, regions, snapshots
+
+from .servers import ServerProcess
 
 
 @pytest.fixture(autouse=True)
@@ -85,3 +89,12 @@ async def background_stopped():
     await presence.stop()
     # The database thread's connection too: left open, it outlives the test database.
     await sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def servers() -> Iterator[list[ServerProcess]]:
+    """Server processes a test starts; all stopped (and their logs removed) afterwards."""
+    started: list[ServerProcess] = []
+    yield started
+    for server in started:
+        server.close()

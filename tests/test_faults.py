@@ -44,15 +44,6 @@ needs_shared_state = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-def servers() -> Iterator[list[ServerProcess]]:
-    """Server processes a test starts; all stopped (and their logs removed) afterwards."""
-    started: list[ServerProcess] = []
-    yield started
-    for server in started:
-        server.close()
-
-
 def cookie(user) -> str:
     return session_cookie(user).decode()
 

@@ -8,9 +8,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import limits, moderation, tables
+from games import moderation, tables
 from games.live.consumers import CLOSE_TOO_MANY
-from games.models import ChatMessage, Presence, Report, Table
+from games.models import ChatMessage, Report, Table
 from games.tables import TableError
 
 from .factories import OPTIONS
@@ -45,20 +45,6 @@ async def test_an_account_opens_a_limited_number_of_sockets(make_user, settings)
     assert connected
     for socket in (*open_[1:], theirs, again):
         await socket.disconnect()
-
-
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
-async def test_table_sockets_on_other_processes_count_too(make_user, settings):
-    settings.MAX_SOCKETS_PER_ACCOUNT = 2
-    alice = await sync_to_async(make_user)("alice")
-    table = await sync_to_async(tables.create_table)(alice, "belote", OPTIONS, is_private=False)
-    for name in ("other!1", "other!2"):  # as another server process holds them
-        assert await sync_to_async(limits.claim_socket)(alice.pk, name) is not None
-    socket, _ = await open_socket(alice, f"/ws/table/{table.code}/")
-    assert await refused(socket)
-    assert await sync_to_async(Presence.objects.count)() == 0  # the refused one left none
 
 
 @pytest.mark.django_db

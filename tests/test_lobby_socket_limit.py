@@ -4,7 +4,6 @@ server process; the sockets of a killed process stop counting."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from datetime import datetime, timedelta
 
 import pytest
@@ -18,28 +17,15 @@ from games.live.consumers import CLOSE_TOO_MANY
 from games.models import Presence, Server
 
 from .factories import OPTIONS
-from .live import close_code, drain, open_socket, session_cookie
+from .live import drain, open_socket, session_cookie
 from .servers import ServerProcess
 from .test_faults import needs_shared_state
+from .test_limits import refused
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 #: The servers beat often and give up on a silent one soon, so that the test sees it.
 FAST = {"PRESENCE_HEARTBEAT_SECONDS": "0.3", "PRESENCE_STALE_SECONDS": "3"}
-
-
-@pytest.fixture
-def servers() -> Iterator[list[ServerProcess]]:
-    """Server processes a test starts; all stopped (and their logs removed) afterwards."""
-    started: list[ServerProcess] = []
-    yield started
-    for server in started:
-        server.close()
-
-
-async def refused(socket) -> bool:
-    frame = await socket.receive_from()
-    return "too many tables open" in frame and await close_code(socket) == CLOSE_TOO_MANY
 
 
 @pytest.mark.asyncio
