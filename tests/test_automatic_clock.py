@@ -96,15 +96,13 @@ async def own_redis_layer(settings, **config: Any) -> AsyncIterator[Any]:
 async def bot_worker(layer) -> AsyncIterator[None]:
     """A bot worker (``games.live.workers.BotWorker``) on this test's event loop, reading the
     bot-moves channel of ``layer``; on leaving, a move it is making is finished first."""
-    receiving = False
     stopping = False
 
     async def work() -> None:
-        nonlocal receiving
-        while not stopping:
-            receiving = True
+        while True:
             message = await layer.receive(thinking.CHANNEL)
-            receiving = False
+            if stopping:
+                return
             await sync_to_async(BotWorker().bot_move)(message)
 
     task = asyncio.ensure_future(work())
@@ -112,10 +110,10 @@ async def bot_worker(layer) -> AsyncIterator[None]:
         yield
     finally:
         stopping = True
-        if receiving:
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        # Wake a receive rather than cancel it: a cancelled Redis receive may not return.
+        with contextlib.suppress(ChannelFull):  # full: the worker has a message to wake it
+            await layer.send(thinking.CHANNEL, {"type": "stop"})
+        await task
 
 
 def watch_sends(monkeypatch, layer) -> tuple[list[dict[str, Any]], asyncio.Event]:
@@ -131,7 +129,7 @@ def watch_sends(monkeypatch, layer) -> tuple[list[dict[str, Any]], asyncio.Event
         except ChannelFull:
             full.set()
             raise
-        if channel == thinking.CHANNEL:
+        if channel == thinking.CHANNEL and message["type"] == "bot.move":
             sent.append(message)
 
     monkeypatch.setattr(layer, "send", watched)
