@@ -30,6 +30,8 @@ def played_deals(match: Match) -> list[int]:
 
 @pytest.fixture
 def pool(settings):
+    """A pool of one process, started by this test (so it has the test's environment)."""
+    thinking.shutdown()
     settings.BOT_PROCESSES = 1
     yield
     thinking.shutdown()
