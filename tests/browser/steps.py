@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from django.utils import translation
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 PASSWORD = "a-Long-secret-42"
 
@@ -30,6 +31,11 @@ def join_and_sit(pages: list[Page], invite: str, names: list[str]) -> None:
         if index:
             page.get_by_role("button", name=f"Sit in seat {index + 1}").click()
         expect(page.locator("#seats")).to_contain_text(f"{names[index]} (you)")
+
+
+def settled(region: Locator) -> None:
+    """Wait until htmx has wired up a region it swapped in: until then its controls are inert."""
+    expect(region).not_to_have_class(re.compile(r"\bhtmx-added\b"))
 
 
 def words(language: str) -> Callable[[str], str]:

@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.browser.steps import settled
 from tests.factories import make_players
 from tests.test_history import start_and_finish
 
@@ -22,6 +23,7 @@ def test_step_through_a_replay(live_server_url, new_page):
     page.get_by_role("link", name="Next").click()
     expect(position).to_contain_text(f"Move 1 of {total}")
     expect(page).to_have_url(re.compile(r"\?step=1$"))
+    settled(page.locator("#replay"))
     page.get_by_label("Move", exact=True).fill("5")
     expect(position).to_contain_text(f"Move 5 of {total}")
     page.get_by_role("link", name="Last").click()
