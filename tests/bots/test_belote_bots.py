@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -267,14 +267,14 @@ def test_hard_stops_early_when_the_candidates_are_equivalent(
         return rollout(*args)
 
     monkeypatch.setattr(bots, "rollout", counting)
-    started = time.perf_counter()
+    # Each sampled deal takes a thousandth of the budget: time would allow hundreds of them.
+    dealt = deals_taking(monkeypatch, 0.001)
     assert bots.choose_hard(v, random.Random(0), 1.0) in v["legal"]
-    elapsed = time.perf_counter() - started
     # Every card takes every trick: the candidates tie on each deal, so the minimum is enough.
     candidates = len(set(rollouts))
     assert candidates > 1
+    assert len(dealt) == bots.MIN_SAMPLES
     assert len(rollouts) == bots.MIN_SAMPLES * candidates
-    assert elapsed < 0.6
 
 
 def test_hard_clear_compares_the_paired_differences() -> None:
@@ -302,7 +302,25 @@ def test_hard_clear_compares_the_paired_differences() -> None:
     assert not clear({0: [x + 10 for x in noise], 1: noise, 2: [x + 9 for x in noisy]})
 
 
-def test_hard_keeps_to_its_budget() -> None:
+def deals_taking(monkeypatch: pytest.MonkeyPatch, seconds: float) -> list[int]:
+    """Make every deal hard samples take ``seconds`` on hard's clock (and only there: nothing
+    else moves it); returns the list that counts the deals drawn."""
+    now = [0.0]
+    dealt: list[int] = []
+    sample = bots.Constraints.sample
+
+    def slow_sample(self: bots.Constraints, rng: random.Random, *args: Any) -> list[int]:
+        now[0] += seconds
+        dealt.append(1)
+        return sample(self, rng, *args)
+
+    monkeypatch.setattr(bots.Constraints, "sample", slow_sample)
+    monkeypatch.setattr(bots, "time", SimpleNamespace(perf_counter=lambda: now[0]))
+    return dealt
+
+
+def first_card_of_a_deal() -> dict:
+    """Seat to lead the first trick of a played deal, with eight cards to choose from."""
     state = belote.new_game(7, target=151)
     while True:
         v = me(state)
@@ -310,10 +328,26 @@ def test_hard_keeps_to_its_budget() -> None:
             break
         state = belote.apply(state, v["seat"], bots.choose_normal(v, random.Random(0)))
     assert len(v["legal"]) == 8
-    for budget in (0.05, 0.2):
-        started = time.perf_counter()
-        assert bots.choose_hard(v, random.Random(0), budget) in v["legal"]
-        assert time.perf_counter() - started < budget + 0.15
+    return v
+
+
+@pytest.mark.parametrize(
+    ("budget", "deal_seconds", "deals"),
+    [
+        (0.25, 0.0625, 4),  # 90% of the budget: the fourth deal ends past 0.225 s
+        (1.0, 0.0625, 15),  # the fifteenth deal ends past 0.9 s (the sixteenth would reach 1 s)
+        (5.0, 0.0625, 15),  # a budget over a second counts as one
+        (0.25, 0.5, 1),  # a deal longer than the whole budget: the first one is still played out
+        (0.0, 0.0625, 1),
+    ],
+)
+def test_hard_samples_deals_until_its_budget_is_spent(
+    monkeypatch: pytest.MonkeyPatch, budget: float, deal_seconds: float, deals: int
+) -> None:
+    v = first_card_of_a_deal()
+    dealt = deals_taking(monkeypatch, deal_seconds)
+    assert bots.choose_hard(v, random.Random(0), budget) in v["legal"]
+    assert len(dealt) == deals
 
 
 # --------------------------------------------------------------------------------------------
