@@ -14,7 +14,7 @@ DAPHNE_FLAGS ?= --http-timeout $(HTTP_TIMEOUT) --websocket_connect_timeout 5 \
 # Development defaults for `make run`; production sets its own environment.
 export DEBUG ?= 1
 
-.PHONY: run test test-fast test-browser lint format messages bench clean
+.PHONY: run test test-services test-fast test-browser lint format messages bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,10 +37,26 @@ run: $(VENV)/.installed
 	@echo ""
 	$(BIN)/daphne $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) cardroom.asgi:application
 
-# Browser tests run in their own pytest process (Playwright's sync API keeps an event loop).
+# `make test` runs every test, on SQLite and the in-memory channel layer unless DATABASE_URL and
+# REDIS_URL name others; `make test-services` only those that reach the database, the channel
+# layer or the cache (marked `services`), and the browser tests of live play between several
+# sockets: CI runs it again on PostgreSQL and Redis. In each, the tests other than browser tests
+# run in TEST_WORKERS processes (pytest-xdist; 0 for this one), then the performance contracts
+# (marked `contract`: query counts, reads shared or skipped) alone, then the browser tests in a
+# pytest process of their own (Playwright's sync API keeps an event loop).
+TEST_WORKERS ?= 2
+PYTEST := $(BIN)/python -m pytest
+SPREAD := -n $(TEST_WORKERS) --dist worksteal
+
 test: $(VENV)/.installed-dev
-	$(BIN)/python -m pytest tests --ignore=tests/browser
-	$(BIN)/python -m pytest tests/browser
+	$(PYTEST) tests --ignore=tests/browser -m "not contract" $(SPREAD)
+	$(PYTEST) tests --ignore=tests/browser -m contract
+	$(PYTEST) tests/browser
+
+test-services: $(VENV)/.installed-dev
+	$(PYTEST) tests --ignore=tests/browser -m "services and not contract" $(SPREAD)
+	$(PYTEST) tests --ignore=tests/browser -m "services and contract"
+	$(PYTEST) tests/browser -m services
 
 test-fast: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest tests --ignore=tests/browser -x -q

@@ -52,6 +52,9 @@ class ServerProcess:
     """``daphne`` serving Cardroom on ``port`` over the test database, in a subprocess."""
 
     def __init__(self, port: int | None = None, **env: str) -> None:
+        #: Whether the port was picked here: another process (a test running beside this one)
+        #: may take a free port before daphne binds it, and then another is picked.
+        self.any_port = port is None
         self.port = port or free_port()
         self.env = {
             **os.environ,
@@ -67,7 +70,7 @@ class ServerProcess:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> float:
+    def start(self, retries: int = 3) -> float:
         """Start the process and wait until it answers; returns the seconds that took."""
         began = time.monotonic()
         self.process = subprocess.Popen(
@@ -80,7 +83,13 @@ class ServerProcess:
         deadline = began + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited: {self.output()}")
+                output = self.output()
+                if self.any_port and "Address already in use" in output and retries:
+                    self.log.seek(0)
+                    self.log.truncate()
+                    self.port = free_port()
+                    return self.start(retries - 1)
+                raise RuntimeError(f"daphne exited: {output}")
             try:
                 with urllib.request.urlopen(self.url + "/rules/belote/", timeout=2) as reply:
                     if reply.status == 200:

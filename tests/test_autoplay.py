@@ -16,7 +16,7 @@ from games.live import autoplay
 from games.models import Match, MatchPlayer, Move, Table
 
 from .factories import OPTIONS, make_players, start_with_dealer
-from .live import connect, drain, receive_until, send, version_mark
+from .live import FRAME_TIMEOUT, connect, receive_until, send, version_mark
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -44,14 +44,15 @@ async def wait_for_turn(communicator, table: Table, seat: int) -> belote.State:
         state = belote.loads(match.state)
         if state.to_act == seat or match.status != Match.Status.RUNNING:
             return state
-        await communicator.receive_from(timeout=5)
+        await communicator.receive_from(timeout=FRAME_TIMEOUT)
 
 
 async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
     (owner,) = await sync_to_async(make_players)(1)
     table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
     me = await connect(owner, f"/ws/table/{table.code}/")
-    assert "player0 (you)" in await me.receive_from(timeout=5)  # the creator sits already
+    # The creator sits already.
+    assert "player0 (you)" in await me.receive_from(timeout=FRAME_TIMEOUT)
     await send(me, op="fill", level="normal")
     await receive_until(me, "Everyone is seated")
     await send(me, op="bot", seat="1", level="")  # take one away again…
@@ -64,7 +65,6 @@ async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
     while deals == 0:
         state = await wait_for_turn(me, table, 0)
         match = await sync_to_async(match_of)(table)
-        await drain(me, 0.05)
         legal = belote.legal_actions(state, 0)
         await send(me, op="play", action=legal[0], version=str(match.version))
         await receive_until(me, version_mark(match.version + 1))
@@ -136,7 +136,6 @@ async def test_turn_timer_hands_the_turn_to_a_bot_until_the_player_acts(settings
     assert player.covered
     first = await sync_to_async(Move.objects.filter(match=match).order_by("seq").first)()
     assert first.seat == 0 and first.user_id is None
-    await drain(me, 0.1)
     await send(me, op="takeover")
     frame = await receive_until(me, 'id="table-status"')
     while "A computer player is playing for you" in frame:
@@ -159,7 +158,6 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
     await sync_to_async(start_with_dealer)(table, owner, dealer=1)  # the friend plays first
     watcher = await connect(owner, f"/ws/table/{table.code}/")
     leaver = await connect(friend, f"/ws/table/{table.code}/")
-    await drain(watcher, 0.1)
     await leaver.disconnect()  # the friend's last connection closes on their turn
     await receive_until(watcher, "a computer is playing for player1")
     state = await wait_for_turn(watcher, table, 0)
@@ -177,7 +175,6 @@ async def test_a_banned_players_seat_is_handed_to_a_bot():
         await sync_to_async(tables.set_bot)(table.pk, owner, seat, "easy")
     await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # the cheat plays first
     me = await connect(owner, f"/ws/table/{table.code}/")
-    await drain(me, 0.1)
     await sync_to_async(moderation.ban)(cheat, "Cheating", owner)
     state = await wait_for_turn(me, table, 0)
     assert state.to_act == 0
@@ -190,11 +187,9 @@ async def test_only_the_creator_seats_bots():
     owner, guest = await sync_to_async(make_players)(2)
     table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
     socket = await connect(guest, f"/ws/table/{table.code}/")
-    await drain(socket, 0.1)
     await send(socket, op="bot", seat="1", level="hard")
     assert "Only the table&#x27;s creator" in await receive_until(socket, "flash-visible")
     mine = await connect(owner, f"/ws/table/{table.code}/")
-    await drain(mine, 0.1)
     await send(mine, op="bot", seat="1", level="genius")
     assert "no such computer player" in await receive_until(mine, "flash-visible")
     seats = await sync_to_async(list)(table.seats.values_list("bot_level", flat=True))

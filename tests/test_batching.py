@@ -12,6 +12,7 @@ from games.live import batching
 pytestmark = pytest.mark.asyncio
 
 
+@pytest.mark.contract
 async def test_concurrent_calls_share_one_hop_in_order_with_their_own_results(monkeypatch):
     hops = []  # the calls each trip to the database thread carried
     real = batching._run_all_in_thread

@@ -19,7 +19,7 @@ from games.models import Match, Seat, Table
 from games.verify import verify
 
 from .factories import OPTIONS, make_players, match_of
-from .live import connect, drain, receive_until, send, version_mark
+from .live import connect, frames_until, heard, queued, send, version_mark
 
 SECRET = "5e" * 32
 MINE, YOURS = "a1" * 32, "0f" * 32
@@ -179,14 +179,14 @@ async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends()
     lobby = await connect(users[4], "/ws/lobby/")  # its frames queue up until read at the end
     frames: list[str] = []
     for socket in sockets:
-        frames += await drain(socket)
+        frames += await frames_until(socket, 'id="connection"')  # the whole table, first
     committed = fair_deals.commitment(table.next_secret)
     assert any(committed in frame for frame in frames)  # shown before anyone contributes
     for seat in (1, 2, 3):
         await send(sockets[seat], op="sit", seat=str(seat), contribution=f"{seat:02x}" * 32)
-        frames.append(await receive_until(sockets[0], users[seat].username))
+        frames += await frames_until(sockets[0], users[seat].username)
     await send(sockets[0], op="start", contribution=MINE)
-    frames.append(await receive_until(sockets[4], 'id="board"'))
+    frames += await frames_until(sockets[4], 'id="board"')
     match = await sync_to_async(match_of)(table)
     assert match.commitment == committed
     assert [c["seat"] for c in match.contributions] == [0, 1, 2, 3]
@@ -206,9 +206,8 @@ async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends()
         bid = any(call != "pass" for _, call in belote.view(state, None)["auction"])
         action = legal[1] if legal[0] == "pass" and not bid else legal[0]
         await send(sockets[seat], op="play", action=action, version=str(match.version))
-        frames.append(await receive_until(sockets[seat], version_mark(match.version + 1)))
-        for socket in sockets:
-            frames += await drain(socket, timeout=0.01)
+        for socket in sockets:  # everyone sees every move
+            frames += await frames_until(socket, version_mark(match.version + 1))
         if match.version % 9 == 0:  # pages too, now and then, for every player and spectator
             for client in clients:
                 for url, (status, text) in (
@@ -218,10 +217,12 @@ async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends()
                     if "/m/" in url:
                         assert status == 404, url  # no record, log or replay while it runs
         match = await sync_to_async(match_of)(table)
+    for received in await heard(table.pk, *sockets):  # and whatever the end of the match told
+        frames += received
     for socket in sockets:
-        frames += await drain(socket, timeout=0.3)
         await socket.disconnect()
-    lobby_frames = await drain(lobby, timeout=0.3)
+    lobby_frames = await frames_until(lobby, table.code)
+    lobby_frames += queued(lobby)  # and the later ones that came by now
     await lobby.disconnect()
     assert len(frames) > 100
     assert any(table.code in frame for frame in lobby_frames)  # the lobby listed the table

@@ -34,7 +34,7 @@ from games.views.accounts import SignupForm
 from games.views.tables import new_table_forms
 
 from .factories import OPTIONS, make_players, match_of, start_with_dealer
-from .live import connect
+from .live import FRAME_TIMEOUT, connect, settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
 FUZZ = settings(
@@ -44,7 +44,6 @@ FUZZ = settings(
 )
 #: The forms render whole pages: fewer examples keep the fuzzing to a few tens of seconds.
 FUZZ_FORMS = settings(FUZZ, max_examples=25)
-REPLY_TIMEOUT = 5
 
 # -- strategies ------------------------------------------------------------------------------
 
@@ -204,18 +203,17 @@ async def fuzz_table(user, table: Table, batch: list[str | bytes]) -> list[str]:
     """Send ``batch`` on a fresh socket; returns the reply to each frame."""
     socket = await connect(user, f"/ws/table/{table.code}/")
     try:
-        assert 'id="connection"' in await socket.receive_from(timeout=REPLY_TIMEOUT)
+        assert 'id="connection"' in await socket.receive_from(timeout=FRAME_TIMEOUT)
         # Our arrival may refresh our view once (when it changes what we see, e.g. a seated
-        # player's presence dot); wait for the table to fall quiet.
-        while not await socket.receive_nothing(timeout=0.1):
-            await socket.receive_from()
+        # player's presence dot): wait until that is over.
+        await settle(table.pk, socket)
         replies = []
         for frame in batch:
             await socket.send_input(receive_event(frame))
-            replies.append(await socket.receive_from(timeout=REPLY_TIMEOUT))
-        assert await socket.receive_nothing(timeout=0.02)  # nothing else, nothing broadcast
+            replies.append(await socket.receive_from(timeout=FRAME_TIMEOUT))
+        assert await settle(table.pk, socket) == [[]]  # nothing else, nothing broadcast
     finally:
-        await socket.disconnect(timeout=10)  # let the consumer finish its clean-up
+        await socket.disconnect()  # waits for the consumer to finish its clean-up
     return replies
 
 
@@ -303,13 +301,13 @@ def test_fuzzing_a_table_socket_as_the_creator_whose_turn_it_is(run, table_setup
 
 async def fuzz_lobby(user, batch: list[str | bytes]) -> None:
     socket = await connect(user, "/ws/lobby/")
-    assert 'id="lobby-tables"' in await socket.receive_from(timeout=REPLY_TIMEOUT)
+    assert 'id="lobby-tables"' in await socket.receive_from(timeout=FRAME_TIMEOUT)
     for frame in batch:
         await socket.send_input(receive_event(frame))
     assert await socket.receive_nothing(timeout=0.05)  # ignored, and the socket stays open
     await socket.send_to(text_data="{}")
     assert await socket.receive_nothing(timeout=0.01)
-    await socket.disconnect(timeout=10)
+    await socket.disconnect()
 
 
 @FUZZ

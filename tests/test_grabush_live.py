@@ -13,7 +13,7 @@ from games.engines import grabush
 from games.models import Match, Move, Table
 
 from .engines.grabush_helpers import craft
-from .live import connect, drain, leaked_cards, receive_until, send, version_mark
+from .live import connect, leaked_cards, receive_until, send, version_mark
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -73,8 +73,6 @@ async def test_a_turn_with_a_completed_pile_a_mid_turn_book_and_a_table_card():
 
     async def play_and_check(action: str) -> list[str]:
         match, _ = await sync_to_async(current)(table)
-        for communicator in sockets:
-            await drain(communicator, 0.05)
         await send(sockets[0], op="play", action=action, version=str(match.version))
         frames = [
             await receive_until(communicator, version_mark(match.version + 1))
@@ -87,7 +85,6 @@ async def test_a_turn_with_a_completed_pile_a_mid_turn_book_and_a_table_card():
         return frames
 
     # Two steps: pick the King, and the only target lit is the pile that shows a Queen.
-    await drain(sockets[0], 0.05)
     await send(sockets[0], op="select", source="hand:KS")
     picked = await receive_until(sockets[0], "You picked")
     assert 'value="centre:hand:KS:0"' in picked
@@ -117,7 +114,6 @@ async def test_a_turn_with_a_completed_pile_a_mid_turn_book_and_a_table_card():
         (sockets[1], {"action": "table:3S:9", "version": version}, "slot"),
     ]
     for communicator, message, text in refusals:
-        await drain(communicator, 0.05)
         await send(communicator, op="play", **message)
         assert text in await receive_until(communicator, "flash-visible")
     after, _ = await sync_to_async(current)(table)
@@ -132,8 +128,6 @@ async def test_chat_during_a_game_lets_the_opponents_claim_a_penalty():
     table = await sync_to_async(start)(users)
     path = f"/ws/table/{table.code}/"
     sockets = [await connect(user, path) for user in users]
-    for communicator in sockets:
-        await drain(communicator, 0.1)
     await send(sockets[1], op="chat", text="play the king!")
     panel = await receive_until(sockets[0], "You may claim a penalty")
     assert 'value="penalty:1:KS"' in panel and 'value="decline:1"' in panel

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import re
@@ -22,7 +21,7 @@ from games.models import Match, Table
 from games.presenters import grabush as presenter
 
 from .engines.grabush_helpers import craft
-from .live import FRAME_TIMEOUT, connect, drain, send, version_mark
+from .live import FRAME_TIMEOUT, connect, frames_until, heard, send, settle, version_mark
 from .pages import VOID, Elements, by_id, swap_in
 from .test_grabush_live import start
 
@@ -240,15 +239,6 @@ def test_the_regions_of_every_table_size_render_from_their_declared_inputs(playe
 # -- over websockets -----------------------------------------------------------------------
 
 
-async def frames_until(communicator, needle: str) -> list[str]:
-    """Every frame up to the first that contains ``needle``."""
-    received = []
-    async with asyncio.timeout(FRAME_TIMEOUT):
-        while not received or needle not in received[-1]:
-            received.append(await communicator.receive_from(timeout=FRAME_TIMEOUT))
-    return received
-
-
 def whole_board(table: Table, user, selected: str = "") -> str:
     """The board as a fresh page shows it to ``user`` now (what every frame sent before)."""
     return render_to_string("games/grabush/board.html", frames.table_context(table, user, selected))
@@ -262,8 +252,7 @@ async def test_a_move_sends_each_connection_only_the_regions_it_changed():
     users = await sync_to_async(lambda: [User.objects.create_user(f"m{i}") for i in range(5)])()
     table = await sync_to_async(start)(users)
     sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]
-    for communicator in sockets:
-        await drain(communicator)
+    await settle(table.pk, *sockets)  # everyone's arrival is shown everywhere
     match, _state = await sync_to_async(current)(table)
 
     # An Ace to a new pile: the centre, the mover's hand and everyone's count of its cards.
@@ -280,16 +269,14 @@ async def test_a_move_sends_each_connection_only_the_regions_it_changed():
 
     # A pick is this connection's alone: its hand and the targets it lights (a centre pile,
     # its own table piles), not the stocks, the supply or the version.
-    for communicator in sockets:
-        await drain(communicator, 0.05)
+    await settle(table.pk, *sockets)
     await send(sockets[0], op="select", source="hand:2H")
     frame = (await frames_until(sockets[0], "You picked"))[-1]
     assert set(top_ids(frame)) == {"flash", "my-area", "centre", "gplayer-0"}
     assert 'value="centre:hand:2H:1"' in frame and 'value="table:2H:0"' in frame
     whole = await sync_to_async(whole_board)(table, users[0], "hand:2H")
     assert len(frame) < 0.6 * len(whole)
-    for communicator in sockets[1:]:
-        assert not await drain(communicator, 0.1)
+    assert await settle(table.pk, *sockets) == [[]] * len(sockets)  # nobody heard of it
     # Dropping the pick puts back what it changed.
     await send(sockets[0], op="select", source="")
     frame = (await frames_until(sockets[0], 'id="my-area"'))[-1]
@@ -323,13 +310,8 @@ async def test_a_whole_game_leaves_every_page_equal_to_a_fresh_render():
     users = await sync_to_async(lambda: [User.objects.create_user(f"w{i}") for i in range(5)])()
     table = await sync_to_async(start_with)(users, short_game())
     sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]
-    pages = []
-    for communicator in sockets:
-        first, *rest = await drain(communicator)
-        page = first
-        for frame in rest:
-            page = apply_frame(page, frame)
-        pages.append(page)
+    # Each page starts as its connection's first frame, the whole table.
+    pages = [await communicator.receive_from(timeout=FRAME_TIMEOUT) for communicator in sockets]
     rng = random.Random(11)  # 32 moves: books, a completed pile, penalties claimed and let go
     #: Bytes of the frames sent, and of the same frames with the whole board in each instead
     #: of its regions that changed (as every frame of a match carried it before).
@@ -355,14 +337,21 @@ async def test_a_whole_game_leaves_every_page_equal_to_a_fresh_render():
                 sizes["whole board"] += len(frame) - regions + len(board)
             pending[i].clear()
 
-    async def collect(needle: str, who: range | list[int]) -> None:
-        for i in who:
-            received = await frames_until(sockets[i], needle)
-            received += await drain(sockets[i], 0.05)
-            for frame in received:
+    def take(received: dict[int, list[str]]) -> None:
+        for i, frames_in in received.items():
+            for frame in frames_in:
                 pages[i] = apply_frame(pages[i], frame)
-            pending[i] += received
+            pending[i] += frames_in
 
+    async def collect(needle: str, who: range | list[int]) -> None:
+        """The frames up to ``needle`` on the sockets ``who``, then whatever else the table
+        was told by then, on every socket."""
+        received = {i: await frames_until(sockets[i], needle) for i in who}
+        for i, more in enumerate(await heard(table.pk, *sockets)):
+            received.setdefault(i, []).extend(more)
+        take(received)
+
+    take(dict(enumerate(await settle(table.pk, *sockets))))
     await check({})
     while True:
         match, state = await sync_to_async(current)(table)
@@ -386,10 +375,7 @@ async def test_a_whole_game_leaves_every_page_equal_to_a_fresh_render():
         await check({})
         _m, after = await sync_to_async(current)(table)
         kinds |= {event["kind"] for event in after.events}
-    for i, communicator in enumerate(sockets):
-        for frame in await drain(communicator):
-            pages[i] = apply_frame(pages[i], frame)
-            pending[i].append(frame)
+    take(dict(enumerate(await heard(table.pk, *sockets))))  # what the game's end told, if more
     await check({})
     assert {"book", "completed", "stock_turned", "penalty", "decline", "win"} <= kinds
     assert all("The game is over." in page for page in pages)

@@ -378,6 +378,7 @@ def fake_history(users, count: int, game: str = "belote") -> list[Match]:
 PROFILE_QUERIES = 9
 
 
+@pytest.mark.contract
 def test_profile_queries_stay_flat_with_thousands_of_matches(
     client, django_assert_num_queries, django_assert_max_num_queries
 ):
@@ -401,6 +402,7 @@ def test_profile_queries_stay_flat_with_thousands_of_matches(
     assert stats["belote"]["chart"]["matches"] == history.CHART_POINTS
 
 
+@pytest.mark.contract
 def test_match_replay_and_leaderboard_queries_are_fixed(client, django_assert_num_queries):
     users = make_players(4)
     matches = fake_history(users, 3)

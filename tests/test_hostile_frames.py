@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import sync_to_async
 
@@ -12,7 +14,7 @@ from games.live.consumers import BadFrame, parse_frame
 from games.models import ChatMessage, MatchPlayer, Presence
 
 from .factories import make_players, match_of, seated_table
-from .live import close_code, connect, drain, receive_until, send
+from .live import FRAME_TIMEOUT, connect, receive_until, send
 
 NOT_ALLOWED = "characters that are not allowed"
 NESTED = "nested too deeply"
@@ -59,7 +61,6 @@ async def test_a_hostile_frame_keeps_the_socket_and_stores_nothing(frame):
     table = await sync_to_async(seated_table)(users)
     await sync_to_async(play.start_match)(table.pk, users[0])
     socket = await connect(users[0], f"/ws/table/{table.code}/")
-    await drain(socket)
     await socket.send_to(text_data=frame)
     assert 'role="alert"' in await receive_until(
         socket, "not allowed" if "\\u" in frame else "nested"
@@ -77,14 +78,13 @@ async def test_an_error_inside_a_request_is_answered_and_keeps_the_socket(monkey
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(seated_table)(users)
     socket = await connect(users[0], f"/ws/table/{table.code}/")
-    await drain(socket)
 
     def broken(*args, **kwargs):
         raise RuntimeError("the database went away")
 
     monkeypatch.setattr(chat, "post_message", broken)
     await send(socket, op="chat", text="hello")
-    assert "Something went wrong" in await receive_until(socket, 'role="alert"')
+    assert 'role="alert"' in await receive_until(socket, "Something went wrong")
     monkeypatch.undo()
     await send(socket, op="chat", text="hello again")
     await receive_until(socket, "hello again")
@@ -103,7 +103,7 @@ async def test_a_socket_that_dies_of_an_error_runs_the_whole_disconnect(monkeypa
     on_turn = belote.loads(match.state).to_act
     sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]
     for socket in sockets:
-        await drain(socket)
+        await receive_until(socket, 'id="connection"')  # its presence is recorded by now
     original = consumers.TableConsumer.table_changed
 
     async def table_changed(self, event):
@@ -114,8 +114,10 @@ async def test_a_socket_that_dies_of_an_error_runs_the_whole_disconnect(monkeypa
     # The next change kills the connection of the player on turn, and only theirs.
     monkeypatch.setattr(consumers.TableConsumer, "table_changed", table_changed)
     await notify.send(notify.table_group(table.pk), notify.table_changed())
-    with pytest.raises(RuntimeError):  # the server closes such a socket with 1011
-        await close_code(sockets[on_turn])
+    died = sockets[on_turn].future  # the connection's application (a server closes it: 1011)
+    await asyncio.wait({died}, timeout=FRAME_TIMEOUT)
+    with pytest.raises(RuntimeError, match="could not be rendered"):
+        died.result()
     # No presence outlives the socket: the player is away, and a computer covers their turn.
     watcher = sockets[(on_turn + 1) % 4]
     await receive_until(watcher, f"a computer is playing for {users[on_turn].username}")

@@ -83,11 +83,13 @@ def _layer(cls: type[ChannelsRedisChannelLayer]) -> ChannelsRedisChannelLayer:
 
 
 @needs_redis
+@pytest.mark.services
 def test_a_burst_larger_than_the_pool_waits_for_free_connections():
     asyncio.run(_join_and_leave(_layer(layers.RedisChannelLayer), sockets=40))
 
 
 @needs_redis
+@pytest.mark.services
 def test_channels_redis_own_pool_refuses_the_same_burst():
     """Why the layer exists: the stock pool fails group changes once every connection is busy."""
     with pytest.raises(MaxConnectionsError):
@@ -95,6 +97,7 @@ def test_channels_redis_own_pool_refuses_the_same_burst():
 
 
 @needs_redis
+@pytest.mark.services
 def test_a_command_gives_up_when_no_connection_is_released_in_time():
     async def second_command_while_the_only_connection_is_held() -> None:
         pool = layers.WaitingConnectionPool.from_url(REDIS_URL, max_connections=1, timeout=0.2)
@@ -110,6 +113,7 @@ def test_a_command_gives_up_when_no_connection_is_released_in_time():
 
 
 @needs_redis
+@pytest.mark.services
 def test_a_receive_on_an_idle_channel_outlasts_its_blocking_wait():
     """The layer waits ``brpop_timeout`` seconds for a message at a time; a read of the socket
     must not give up first (redis-py's own default equals that wait)."""

@@ -193,6 +193,7 @@ async def test_sitting_on_your_own_seat_tells_nobody(monkeypatch):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("background_stopped")
+@pytest.mark.contract
 async def test_a_burst_of_changes_reaches_the_lobby_as_a_few_frames_ending_in_the_last():
     users = await sync_to_async(make_players)(2)
     table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
@@ -229,6 +230,7 @@ async def test_a_burst_of_changes_reaches_the_lobby_as_a_few_frames_ending_in_th
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("background_stopped")
+@pytest.mark.contract
 async def test_one_render_serves_every_lobby_socket_of_the_process(monkeypatch):
     renders = []
     real = lobby.render_lobby_frame
@@ -262,6 +264,7 @@ async def test_one_render_serves_every_lobby_socket_of_the_process(monkeypatch):
 
 
 @pytest.mark.asyncio
+@pytest.mark.contract
 async def test_the_feed_coalesces_refreshes_and_reuses_a_fresh_render(monkeypatch):
     renders = []
 

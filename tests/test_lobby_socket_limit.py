@@ -17,7 +17,7 @@ from games.live.consumers import CLOSE_TOO_MANY
 from games.models import Presence, Server
 
 from .factories import OPTIONS
-from .live import drain, open_socket, session_cookie
+from .live import open_socket, receive_until, session_cookie
 from .servers import ServerProcess
 from .test_faults import needs_shared_state
 from .test_limits import refused
@@ -38,7 +38,6 @@ async def test_sockets_another_process_holds_count_against_the_lobby_limit(make_
         assert await sync_to_async(limits.claim_socket)(alice.pk, name) is not None
     mine, connected = await open_socket(alice, "/ws/lobby/")
     assert connected
-    await drain(mine)
     lobby, _ = await open_socket(alice, "/ws/lobby/")
     assert await refused(lobby)
     at_table, _ = await open_socket(alice, f"/ws/table/{table.code}/")
@@ -46,7 +45,7 @@ async def test_sockets_another_process_holds_count_against_the_lobby_limit(make_
     await mine.disconnect()
     again, connected = await open_socket(alice, f"/ws/table/{table.code}/")  # its place is free
     assert connected
-    await drain(again)
+    await receive_until(again, 'id="connection"')  # its presence is recorded by now
     assert await sync_to_async(Presence.objects.count)() == 1
     await again.disconnect()
 

@@ -16,7 +16,7 @@ from games.models import ChatMessage, Match, Report, Sanction, Table
 from games.tables import TableError
 
 from .factories import OPTIONS, make_players, seated_table
-from .live import close_code, connect, drain, receive_until, send
+from .live import close_code, connect, receive_until, send
 
 PASSWORD = "pw-123456789"
 User = get_user_model()
@@ -135,9 +135,8 @@ async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
     )
     for communicator in (banned, lobby):
         assert await close_code(communicator) == CLOSE_BANNED
-    await drain(other, 0.1)
     await send(other, op="chat", text="still here")
-    assert "still here" in await receive_until(other, "chat-line")
+    assert "chat-line" in await receive_until(other, "still here")
     user = await sync_to_async(User.objects.get)(pk=users[1].pk)
     assert not user.is_active
     sessions = await sync_to_async(list)(Session.objects.all())
@@ -160,7 +159,6 @@ async def test_hidden_chat_disappears_live_for_everyone():
     client, _ = await sync_to_async(staff_client)()
     table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
     sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]
-    await drain(sockets[1], 0.1)
     await send(sockets[0], op="chat", text="rude words")
     await receive_until(sockets[1], "rude words")
     message = await sync_to_async(ChatMessage.objects.get)()
@@ -236,10 +234,11 @@ async def test_a_flood_of_frames_is_cut_off_and_the_table_goes_on():
     await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
     flooder = await connect(users[1], f"/ws/table/{table.code}/")
     calm = await connect(users[0], f"/ws/table/{table.code}/")
-    for _ in range(FRAME_BURST + 5):
+    # Each request is handled in turn and the budget refills meanwhile: three times the burst
+    # goes over it however slowly a busy machine handles them (under eight seconds for all).
+    for _ in range(3 * FRAME_BURST):
         await flooder.send_to(text_data='{"op": "leave"}')
     assert await close_code(flooder) == CLOSE_FLOOD
-    await drain(calm, 0.1)
     await send(calm, op="sit", seat="0")
-    assert "player0 (you)" in await receive_until(calm, "player0 (you)")
+    await receive_until(calm, "player0 (you)")
     await calm.disconnect()

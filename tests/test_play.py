@@ -28,6 +28,7 @@ def statements(captured: CaptureQueriesContext) -> list[str]:
     return [s for s in sql if not s.startswith(("BEGIN", "SAVEPOINT", "RELEASE", "COMMIT"))]
 
 
+@pytest.mark.contract
 def test_a_move_on_the_held_version_writes_and_reads_nothing(started):
     table, users = started
     held = snapshots.event_snapshot(table.pk, "opened")  # this process shows the table

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import play
 from games.engines import belote
 from games.live import notify, snapshots
+
+#: Query counts, and reads shared or carried over rather than made again.
+pytestmark = pytest.mark.contract
 
 
 def test_a_table_is_read_in_four_queries(started, django_assert_num_queries):

@@ -12,7 +12,7 @@ from cardroom.asgi import application
 from games import tables
 from games.live import consumers
 
-from .live import session_cookie
+from .live import FRAME_TIMEOUT, heard, receive_until, session_cookie
 
 
 def scope(cookies=None, accept_language=None) -> dict:
@@ -52,7 +52,7 @@ async def test_table_frames_render_in_the_language_of_the_socket(make_user, monk
     )
     connected, _ = await communicator.connect()
     assert connected
-    assert 'id="table-status"' in await communicator.receive_from(timeout=5)
+    assert 'id="table-status"' in await communicator.receive_from(timeout=FRAME_TIMEOUT)
     await communicator.disconnect()
     assert languages and set(languages) == {"bg"}
 
@@ -85,14 +85,12 @@ async def test_sockets_of_one_table_in_two_languages_each_get_their_own(make_use
         )
         assert (await communicator.connect())[0]
         communicators.append(communicator)
-        await communicator.receive_from(timeout=5)
-    for communicator in communicators:  # the second one's arrival changes the presence dots
-        while await communicator.receive_nothing(timeout=0.3) is False:
-            await communicator.receive_from(timeout=5)
+        await communicator.receive_from(timeout=FRAME_TIMEOUT)
+    await heard(table.pk, *communicators)  # the arrivals told the table (the presence dots)
     rendered.clear()
     await communicators[0].send_json_to({"op": "sit", "seat": "0"})
     for communicator in communicators:
-        assert 'id="seats"' in await communicator.receive_from(timeout=5)
+        assert 'id="seats"' in await receive_until(communicator, "boyana")
     for communicator in communicators:
         await communicator.disconnect()
     assert {name for name, _ in rendered} == {"boyana", "rusalka"}

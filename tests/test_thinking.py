@@ -25,7 +25,7 @@ from games.models import Match, Seat
 
 from . import servers, thinking_bots
 from .factories import OPTIONS, make_players, match_of
-from .live import connect, drain
+from .live import connect
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -154,7 +154,6 @@ async def test_workers_think_and_move_and_a_lost_request_is_asked_again(settings
     finally:
         worker.kill()
         worker.wait(timeout=10)
-        await drain(socket)
         await socket.disconnect()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from .steps import PASSWORD, sign_up
@@ -25,6 +26,7 @@ def test_sign_up_and_land_in_the_lobby(live_server_url, new_page):
     assert page.evaluate("typeof htmx") == "object"
 
 
+@pytest.mark.services
 def test_an_invited_friend_signs_up_and_sits_at_the_table(live_server_url, new_page):
     host = new_page(permissions=["clipboard-read", "clipboard-write"])
     sign_up(host, live_server_url, "host")

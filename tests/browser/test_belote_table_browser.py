@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from games.engines import belote
@@ -35,6 +36,7 @@ def expect_seen_from(page, seat: int) -> None:
     assert left_box["y"] > partner_box["y"] and left_box["y"] < me_box["y"]
 
 
+@pytest.mark.services
 def test_four_friends_play_a_deal(live_server_url, new_page):
     base = live_server_url
     names = ["ana", "boris", "cveta", "dimo"]

@@ -3,6 +3,7 @@ match goes on from where it was (the browser variant of ``tests/test_faults.py``
 
 from __future__ import annotations
 
+import pytest
 from django.contrib.auth import get_user_model
 from django.db import connections
 from playwright.sync_api import expect
@@ -19,6 +20,7 @@ from ..test_table_live import OPTIONS
 RECONNECT_TIMEOUT = 30_000
 
 
+@pytest.mark.services
 def test_the_page_reconnects_after_a_sigkill_and_play_goes_on(transactional_db, new_page):
     owner = get_user_model().objects.create_user("owner", password="pw-123456789")
     table = tables.create_table(owner, "belote", OPTIONS, is_private=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from games.engines import grabush
@@ -11,6 +12,7 @@ from tests.engines.grabush_helpers import craft
 from .steps import open_grabush_table
 
 
+@pytest.mark.services
 def test_two_players_take_turns_by_clicking(live_server_url, new_page):
     pages = [new_page(), new_page()]
     open_grabush_table(pages, live_server_url, ["vera", "yana"], players=2)
@@ -57,6 +59,7 @@ def test_two_players_take_turns_by_clicking(live_server_url, new_page):
     expect(vera.locator(".gplayer").nth(1)).to_contain_text("4 cards in hand")
 
 
+@pytest.mark.services
 def test_table_talk_penalty_is_claimed(live_server_url, new_page):
     names = ["ivo", "kalin", "lora", "mila"]
     pages = [new_page() for _ in names]

@@ -147,6 +147,7 @@ def test_a_whole_grabush_game_in_russian_against_a_computer_by_keyboard_alone(
     assert Move.objects.filter(user__username="keys").count() == moves
 
 
+@pytest.mark.services
 def test_the_focus_goes_to_end_the_turn_when_nothing_else_is_left(live_server_url, new_page):
     """A player who plays his last card with an empty supply can only end the turn: the focus
     lands on that button, not on the page's body."""

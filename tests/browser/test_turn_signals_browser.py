@@ -9,6 +9,7 @@ import re
 import time
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
@@ -73,6 +74,7 @@ def move_and_wait_for_my_turn(page: Page) -> None:
             return
 
 
+@pytest.mark.services
 def test_the_countdown_and_the_title_go_with_the_seat_on_turn(live_server_url, new_page):
     host, guest = new_page(), new_page()
     sign_up(host, live_server_url, "hosta")
@@ -146,6 +148,7 @@ def test_no_countdown_without_a_turn_timer_and_the_sound_is_remembered(live_serv
     assert page.evaluate("window.audioUse") == {"contexts": 0, "tones": 0}
 
 
+@pytest.mark.services
 def test_a_run_out_timer_makes_one_move_and_the_page_says_so(live_server_url, new_page):
     page = new_page()
     sign_up(page, live_server_url, "late")
