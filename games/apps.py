@@ -11,7 +11,6 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from . import catalog, signals
         from .catalog import belote, grabush
-        from .live import snapshots  # noqa: F401  (receives play.move_committed)
 
         catalog.register(belote.GAME)
         catalog.register(grabush.GAME)

@@ -1,10 +1,10 @@
 """The one path every move takes: load, check with the engine, compare-and-set, log.
 
-Humans (through consumers) and computer players all call :func:`apply_action`. The match is
-loaded under the table's lock, or taken from a read of the table the caller already holds at
-the version the move was made on; either way the write is a compare-and-set on the match's
-version, so a move made on anything but the current state changes nothing. Once the move is
-committed, :data:`move_committed` is sent; the caller then tells the table's connections.
+Humans and computer players all move through :func:`apply_action` (the live layer calls it for
+them, see ``games.live.moves``). The match is loaded under the table's lock, or taken from a
+:class:`Position` the caller knows at the version the move was made on; either way the write is a
+compare-and-set on the match's version, so a move made on anything but the current state changes
+nothing. The move returns the position it led to; telling the screens is the caller's job.
 """
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ from __future__ import annotations
 import copy
 import functools
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.dispatch import Signal
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -35,18 +34,15 @@ from .tables import (
     quick_rematch_seats,
 )
 
-#: Sent once a move of a match that goes on is committed, with ``table`` and ``match`` as the
-#: move wrote them, ``state`` (the new engine state) and ``seat_changes`` (the fields of the
-#: mover's ``MatchPlayer`` the move changed).
-move_committed = Signal()
 
-
-class TableRead(Protocol):
-    """A read of a table and its running match that a caller holds (see :func:`apply_action`)."""
+class Position(NamedTuple):
+    """A table and its match at one version: what a move starts from and what it leads to."""
 
     table: Table
-    match: Match | None
+    match: Match
+    #: The match's players, by seat.
     players: list[MatchPlayer]
+    #: The match's engine state, parsed.
     state: Any
 
 
@@ -297,18 +293,18 @@ def _insert_sql(vendor: str) -> str:
 
 
 def _match_for_move(
-    table_id: int, version: int, held: TableRead | None
+    table_id: int, version: int, known: Position | None
 ) -> tuple[Table, Match | None, list[MatchPlayer], Any, bool]:
     """The table, its latest match, the match's players and its engine state, for a move made
-    on ``version``, and whether they come from ``held``.
+    on ``version``, and whether they come from ``known``.
 
-    A ``held`` read at ``version`` is used as it is: the compare-and-set in :func:`_save`
+    A ``known`` position at ``version`` is used as it is: the compare-and-set in :func:`_save`
     refuses the move if the match moved on meanwhile, so reading again could not make a
     difference. Otherwise the table is locked and read.
     """
-    if held is not None and held.match is not None and held.match.version == version:
-        # A copy: the move writes to it, and the held read must stay as it was if it fails.
-        return held.table, copy.copy(held.match), held.players, held.state, True
+    if known is not None and known.match.version == version:
+        # A copy: the move writes to it, and the caller's position stays as it was.
+        return known.table, copy.copy(known.match), known.players, known.state, True
     table, match = lock_with_match(table_id)
     if match is None:
         return table, None, [], None, False
@@ -325,19 +321,19 @@ def apply_action(
     seat: int | None = None,
     cover: bool = False,
     timed_out: bool = False,
-    held: TableRead | None = None,
-) -> Match:
+    known: Position | None = None,
+) -> Position:
     """Apply ``action`` for ``user`` (or for ``seat``, for a computer player) if it is legal.
 
     ``version`` is the match version the player saw; anything else is refused as stale, so of
     two moves sent for one state (double click, two tabs) exactly one applies. ``cover``: the
     computer player moves for an absent human and covers the seat until they act again;
     ``timed_out``: it makes the one move of a human whose turn timer ran out.
-    ``held``: a read of the table the caller holds, used instead of reading when it is at
-    ``version`` (a copy is written to; the read stays as it was).
+    ``known``: the position the caller knows the table at, used instead of reading when it is
+    at ``version`` (it is not written to). Returns the position the move led to.
     """
     with transaction.atomic():
-        table, match, players, before, unlocked = _match_for_move(table_id, version, held)
+        table, match, players, before, unlocked = _match_for_move(table_id, version, known)
         if match is None or match.status != Match.Status.RUNNING:
             raise NoMatch
         if version != match.version:
@@ -364,13 +360,22 @@ def apply_action(
         changes = _seat_changes(players, seat, player, cover, timed_out)
         if changes:
             MatchPlayer.objects.filter(match_id=match.pk, seat=seat).update(**changes)
-        if match.status == Match.Status.RUNNING:
-            transaction.on_commit(
-                lambda: move_committed.send(
-                    Match, table=table, match=match, state=state, seat_changes=changes
-                )
-            )
-        return match
+            players = _with_changes(players, seat, changes)
+        return Position(table, match, players, state)
+
+
+def _with_changes(
+    players: list[MatchPlayer], seat: int, changes: dict[str, Any]
+) -> list[MatchPlayer]:
+    """``players`` with ``changes`` made to ``seat``'s row (a copy: the rows given stay)."""
+    changed = []
+    for player in players:
+        if player.seat == seat:
+            player = copy.copy(player)
+            for name, value in changes.items():
+                setattr(player, name, value)
+        changed.append(player)
+    return changed
 
 
 def _seat_changes(

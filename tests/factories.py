@@ -35,7 +35,7 @@ def finish_match(table: Table, users) -> Match:
         seat = state.to_act
         match = play.apply_action(
             table.pk, users[seat], belote.legal_actions(state, seat)[-1], match.version
-        )
+        ).match
         state = belote.loads(match.state)
     return match
 

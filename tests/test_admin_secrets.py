@@ -106,7 +106,7 @@ def test_a_running_grabush_match_keeps_its_penalty_card_secret():
     table = start_grabush(users)
     assert play.apply_chat_rule(table.pk, users[1])  # side 1 talked: seats 0 and 2 get a right
     match = Match.objects.get(table=table)
-    match = play.apply_action(table.pk, users[2], PENALTY, match.version)
+    match = play.apply_action(table.pk, users[2], PENALTY, match.version).match
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match.last_action == PENALTY
     hidden = secrets(match) | {"3H"}

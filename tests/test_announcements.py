@@ -343,7 +343,7 @@ def test_the_status_marks_the_version_a_players_turn_began(started):
     assert f'data-turn-began="{match.version}"' in status()  # the first turn of the match
     for action in ["H", "pass", "pass", "pass"]:  # back to the bidder, who leads
         mover = belote.loads(match.state).to_act
-        match = play.apply_action(table.pk, users[mover], action, match.version)
+        match = play.apply_action(table.pk, users[mover], action, match.version).match
         on_turn = belote.loads(match.state).to_act == seat
         assert ("your-turn" in status()) == on_turn
     assert f'data-turn-began="{match.version}"' in status()

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from games import moderation, tables
 from games.engines import belote
-from games.live import autoplay
+from games.live import autoplay, moves
 from games.models import Match, MatchPlayer, Move, Table
 
 from .factories import OPTIONS, make_players, start_with_dealer
@@ -210,14 +210,14 @@ async def test_stopping_waits_for_a_move_in_progress(monkeypatch):
     table = await sync_to_async(table_with_bots)(owner)
     match = await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # seat 1, a bot
     entered, release = threading.Event(), threading.Event()
-    real_play = autoplay.play_pending
+    real_apply = moves.apply
 
-    def held_play(pending, action):
+    def held_apply(*args):
         entered.set()
         release.wait(10)
-        return real_play(pending, action)
+        return real_apply(*args)
 
-    monkeypatch.setattr(autoplay, "play_pending", held_play)
+    monkeypatch.setattr(moves, "apply", held_apply)
     autoplay.kick(table.pk)
     assert await asyncio.to_thread(entered.wait, 10)
     stopping = asyncio.ensure_future(autoplay.stop_all())

@@ -49,7 +49,7 @@ def play_deal(table, users) -> Match:
         user = users[seat]
         match = play.apply_action(
             table.pk, user, next_action(state), match.version, seat=None if user else seat
-        )
+        ).match
         state = belote.loads(match.state)
     return match
 
@@ -95,7 +95,7 @@ def test_a_thrown_in_deal_does_not_pause():
     match = match_of(table)
     for _ in range(4):
         state = belote.loads(match.state)
-        match = play.apply_action(table.pk, users[state.to_act], "pass", match.version)
+        match = play.apply_action(table.pk, users[state.to_act], "pass", match.version).match
     assert len(belote.deal_results(belote.loads(match.state))) == 1
     assert match.paused_until is None
 

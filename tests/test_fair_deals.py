@@ -250,7 +250,7 @@ def test_the_log_lists_what_the_match_dealt_and_did():
     state = belote.loads(match.state)
     while state.to_act is not None:
         action = belote.legal_actions(state, state.to_act)[-1]
-        match = play.apply_action(table.pk, users[state.to_act], action, match.version)
+        match = play.apply_action(table.pk, users[state.to_act], action, match.version).match
         state = belote.loads(match.state)
     log = history.match_log(match)
     assert log["contributions"] == [{"seat": 0, "value": MINE}]

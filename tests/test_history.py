@@ -56,7 +56,7 @@ def play_out(table: Table, users, rng: random.Random, chat: float = 0.0) -> Matc
         action = rng.choice(engine.legal_actions(state, seat))
         match = play.apply_action(
             table.pk, user, action, match.version, seat=seat if user is None else None
-        )
+        ).match
         state = engine.loads(match.state)
     return match
 

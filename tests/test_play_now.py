@@ -15,7 +15,7 @@ from django.utils import timezone
 from games import fair_deals, play, ratings, tables
 from games.catalog import get_game
 from games.engines import belote
-from games.live import presence, snapshots
+from games.live import moves, presence, snapshots
 from games.live.autoplay import pending_in
 from games.live.frames import render_frame, table_context
 from games.lobby import render_lobby_frame
@@ -59,8 +59,8 @@ def move(table: Table, match: Match) -> Match:
     player = match.players.select_related("user").get(seat=seat)
     action = random.Random(match.version).choice(engine.legal_actions(state, seat))
     if player.user is not None:
-        return play.apply_action(table.pk, player.user, action, match.version)
-    return play.apply_action(table.pk, None, action, match.version, seat=seat)
+        return play.apply_action(table.pk, player.user, action, match.version).match
+    return play.apply_action(table.pk, None, action, match.version, seat=seat).match
 
 
 def play_to_end(table: Table) -> Match:
@@ -172,7 +172,7 @@ def test_a_player_at_the_table_takes_over_with_no_away_mark_and_plays_his_own_ca
     assert pending.seat == 1  # only his turn timer's move, half a minute after his turn began
     assert (pending.due - match.turn_started_at).total_seconds() == tables.QUICK_TURN_SECONDS
     action = belote.legal_actions(state, 1)[0]
-    match = play.apply_action(table.pk, bob, action, match.version)
+    match = play.apply_action(table.pk, bob, action, match.version).match
     assert match.last_seat == 1
 
 
@@ -195,9 +195,7 @@ def test_the_deal_that_hands_a_seat_over_is_read_again_not_carried_forward(
         snapshots.event_snapshot(table.pk, "")  # this process holds the table
         user = alice if seat == 0 else None
         with django_capture_on_commit_callbacks(execute=True):
-            match = snapshots.apply_action(
-                table.pk, user, action, match.version, seat=None if user else seat
-            )
+            match = moves.apply(table.pk, user, action, match.version, seat=None if user else seat)
         held = snapshots.event_snapshot(
             table.pk, f"move {match.version}", at=(match.pk, match.version)
         )

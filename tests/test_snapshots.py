@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games import play
 from games.engines import belote
-from games.live import notify, snapshots
+from games.live import moves, notify, snapshots
 
 
 def test_a_table_is_read_in_four_queries(started, django_assert_num_queries):
@@ -82,9 +82,9 @@ def test_the_process_that_made_a_move_reads_nothing_for_its_event(
         with django_capture_on_commit_callbacks(execute=True):
             if step == 3:  # a computer player moves for an absent human, covering the seat
                 covered_seat = seat
-                play.apply_action(table.pk, None, action, read.match.version, seat=seat, cover=True)
+                moves.apply(table.pk, None, action, read.match.version, seat=seat, cover=True)
             else:  # the covered human's next move takes the seat back
-                play.apply_action(table.pk, users[seat], action, read.match.version)
+                moves.apply(table.pk, users[seat], action, read.match.version)
         event = notify.table_changed(move=(read.match.pk, read.match.version + 1))
         with django_assert_num_queries(0):
             held = snapshots.cached_snapshot(table.pk, event)  # the bot driver needs no trip

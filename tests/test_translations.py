@@ -212,7 +212,7 @@ def belote_move(table, users) -> Match:
         action = "C" if "C" in legal else "pass"
     else:
         action = legal[-1]
-    return play.apply_action(table.pk, users[state.to_act], action, match.version)
+    return play.apply_action(table.pk, users[state.to_act], action, match.version).match
 
 
 def belote_states(users):

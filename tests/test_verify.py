@@ -38,7 +38,7 @@ def played_belote() -> dict:
     while state.to_act is not None:
         legal = engine.legal_actions(state, state.to_act)
         action = "pass" if "pass" in legal and rng.random() < 0.5 else rng.choice(legal)
-        match = play.apply_action(table.pk, users[state.to_act], action, match.version)
+        match = play.apply_action(table.pk, users[state.to_act], action, match.version).match
         state = engine.loads(match.state)
     return history.match_log(match)
 

@@ -27,8 +27,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from .. import chat, limits, play, tables
-from ..models import Match, Table
-from . import autoplay, lobby_feed, notify, presence, snapshots
+from ..models import Table
+from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame
@@ -402,11 +402,9 @@ class TableConsumer(AuthenticatedConsumer):
                 )
             )
 
-    async def changed(self, *, lobby: bool, moved: Match | None = None) -> None:
-        """Tell everyone at the table (and the lobby, when its list changed) to refresh;
-        ``moved``: the match a move changed, and nothing else changed."""
-        move = (moved.pk, moved.version) if moved is not None else None
-        await notify.send(self.group, notify.table_changed(move=move))
+    async def changed(self, *, lobby: bool) -> None:
+        """Tell everyone at the table (and the lobby, when its list changed) to refresh."""
+        await notify.send(self.group, notify.table_changed())
         if lobby:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 
@@ -439,10 +437,8 @@ class TableConsumer(AuthenticatedConsumer):
     async def op_play(self, message: dict[str, Any]) -> None:
         action = str_field(message, "action", longest=64, empty=False)
         version = int_field(message, "version")
-        # Batched: moves of tables that arrive together share a trip to the database thread.
-        match = await run_batched(snapshots.apply_action, self.table_id, self.user, action, version)
+        await moves.move(self.table_id, self.user, action, version)
         self.selected = ""
-        await self.changed(lobby=match.status != Match.Status.RUNNING, moved=match)
 
     async def op_next_deal(self, message: dict[str, Any]) -> None:
         """The player has seen the finished deal's result."""

@@ -7,20 +7,17 @@ and hands the same :class:`TableSnapshot` to all of them. Nothing here depends o
 each connection then builds its own seat's view from the snapshot.
 
 A move's event names the match version it led to, and the process that made the move keeps the
-table as the move left it (:func:`after_move`): there, the event needs no read at all.
+table as the move left it (:func:`record_move`): there, the event needs no read at all.
 """
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F
-from django.dispatch import receiver
 
 from .. import play
 from ..catalog import get_game
@@ -125,7 +122,7 @@ def event_snapshot(
     is as fresh as their own would be: it was made after the event was sent. Without an
     ``event`` the table is read afresh. ``at``: the match id and version a move led to; when
     this process already holds the table at that version (it made the move, see
-    :func:`after_move`), nothing is read.
+    :func:`record_move`), nothing is read.
     """
     if not event:
         return _remember(load_snapshot(table_id))
@@ -167,16 +164,6 @@ def _held(table_id: int, event: str, at: tuple[int, int] | None) -> TableSnapsho
         return snapshot
 
 
-def held_at(table_id: int, version: int) -> TableSnapshot | None:
-    """This process's latest read of the table if its match is running at ``version`` (no
-    query; None otherwise). A move made on that version needs no read: see ``play``."""
-    with _event_lock:
-        latest = _latest.get(table_id)
-    if latest is None or latest.match is None or latest.match.version != version:
-        return None
-    return latest if latest.match.status == Match.Status.RUNNING else None
-
-
 def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:
     """Record ``snapshot`` as the read for ``event`` (hold ``_event_lock``)."""
     _event_snapshots[(table_id, event)] = snapshot
@@ -185,48 +172,34 @@ def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:
     return snapshot
 
 
-def apply_action(
-    table_id: int, user: AbstractBaseUser | None, action: str, version: int, **options: Any
-) -> Match:
-    """:func:`games.play.apply_action`, from this process's read of the table when it holds
-    the table at ``version`` (then the move reads nothing)."""
-    return play.apply_action(
-        table_id, user, action, version, held=held_at(table_id, version), **options
-    )
+def position_at(table_id: int, version: int) -> play.Position | None:
+    """This process's latest read of the table as a position, if its match is running at
+    ``version`` (no query; None otherwise): a move made on it needs no read."""
+    with _event_lock:
+        latest = _latest.get(table_id)
+    if latest is None or latest.match is None or latest.match.version != version:
+        return None
+    if latest.match.status != Match.Status.RUNNING:
+        return None
+    return play.Position(latest.table, latest.match, latest.players, latest.state)
 
 
-@receiver(play.move_committed)
-def after_move(
-    sender: Any,
-    *,
-    table: Table,
-    match: Match,
-    state: Any,
-    seat_changes: dict[str, Any],
-    **kwargs: Any,
-) -> None:
+def record_move(moved: play.Position) -> None:
     """Keep the table as a move made by this process left it: the move's event then needs no
-    read here. ``match`` holds what the move wrote, ``state`` is its new engine state and
-    ``seat_changes`` what it changed in the mover's seat (cover, timeouts).
+    read here.
 
     Only a read of the version just before is carried forward. Anything else that changes a
     table sends an event of its own, which is read whole; and if this process has not seen
     the version before, something happened in between, so the event reads the table.
     """
+    table, match = moved.table, moved.match
     with _event_lock:
         before = _latest.get(table.pk)
     if before is None or _at(before) != (match.pk, match.version - 1):
         return
-    if table.revision != before.table.revision:
-        return  # the move changed the table too (seats handed over at a new deal): read it
-    players = before.players
-    if seat_changes:
-        players = list(players)
-        mover = next(i for i, p in enumerate(players) if p.seat == match.last_seat)
-        players[mover] = copy.copy(players[mover])
-        for name, value in seat_changes.items():
-            setattr(players[mover], name, value)
-    _remember(replace(before, table=table, match=match, players=players, state=state))
+    if match.status != Match.Status.RUNNING or table.revision != before.table.revision:
+        return  # the move ended the match or changed the table (seats at a new deal): read it
+    _remember(replace(before, table=table, match=match, players=moved.players, state=moved.state))
 
 
 def _at(snapshot: TableSnapshot) -> tuple[int, int] | None:

@@ -4,7 +4,7 @@ Two ways, chosen by ``BOTS_IN_WORKERS`` (on by default when ``REDIS_URL`` is set
 
 - **Workers.** The table's driver sends the move it waits for to the :data:`CHANNEL` channel;
   a Channels worker (``manage.py runworker bot-moves``: any number, on any machine) reads the
-  seat's view, asks the bot and applies its action through ``play.apply_action`` like any
+  seat's view, asks the bot and makes its move through ``games.live.moves`` like any
   move (``games.live.workers``). A request that no move answers within
   ``BOT_ANSWER_SECONDS`` (its worker died mid-thought, or none runs yet) is sent again, as is
   one the channel was too full to take.

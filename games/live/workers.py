@@ -1,10 +1,10 @@
 """The bot worker: ``manage.py runworker bot-moves`` thinks and moves for computer players.
 
 Each message on the channel (``games.live.thinking``) names a table, the match version and the
-seat that owes a move. The worker reads that seat's view, asks the bot, applies the action
-through ``play.apply_action`` (the version check makes a move asked twice apply once) and tells
-the table, whose every web process then shows it. Run as many as there are spare cores, on
-any machine that reaches the database and Redis.
+seat that owes a move. The worker reads that seat's view, asks the bot and makes the move
+through ``games.live.moves`` like any move (the version check makes a move asked twice apply
+once), which tells the table: its every web process then shows it. Run as many as there are
+spare cores, on any machine that reaches the database and Redis.
 """
 
 from __future__ import annotations
@@ -29,10 +29,8 @@ class BotWorker(SyncConsumer):
         pending = autoplay.from_request(message)
         try:
             action = autoplay.choose_action(pending)
-            match = autoplay.play_pending(pending, action)
+            async_to_sync(autoplay.make_move)(pending, action)
         except (Match.DoesNotExist, play.StaleMove, play.NoMatch):
             return  # the table moved on meanwhile: nothing to do
         except Exception:
             logger.exception("a bot's move failed at table %s", pending.table_id)
-            return
-        async_to_sync(autoplay.announce)(match)
