@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "games",
+    "benchmarks",
 ]
 
 MIDDLEWARE = [
@@ -256,10 +257,6 @@ BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "1"))
 BOT_ANSWER_SECONDS = float(os.environ.get("BOT_ANSWER_SECONDS", "10"))
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
 TIMEOUTS_BEFORE_COVER = int(os.environ.get("TIMEOUTS_BEFORE_COVER", "3"))
-
-# The load benchmark (``manage.py loadtest``) turns this on in the server it starts: it routes
-# a bare group fan-out websocket (the benchmark's floor). Never needed in production.
-LOADTEST_FLOOR = env_bool("LOADTEST_FLOOR")
 
 # Presence: each server process refreshes its heartbeat this often while it holds table
 # sockets; a process silent for PRESENCE_STALE_SECONDS is taken for dead (killed, crashed) and

@@ -4,7 +4,7 @@ N Belote tables, each with four real websocket clients logged in like a browser 
 cookie and an ``Origin`` header), are driven at a fixed pace: every table makes one move every
 ``pace`` seconds, sent by whichever client's frame offers playable actions. A move's latency is
 the time from sending it to all four clients having a frame with the next version. The same
-paced load against a bare group fan-out (:mod:`games.bench.floor`) on the same server is
+paced load against a bare group fan-out (:mod:`benchmarks.floor`) on the same server is
 the floor. Before each measured window, once the server is idle after the step's sockets
 connected, each server runs a full garbage collection (its pause is reported as "gc ms"), so
 the window measures play at that load and not, in some runs, the connect storm's collection.
@@ -163,7 +163,7 @@ def free_port() -> int:
 
 
 def server_env(database_url: str) -> dict[str, str]:
-    """The environment of the server the benchmark starts: production mode, floor routed."""
+    """The environment of the server the benchmark starts: production mode."""
     env = dict(os.environ)
     env.update(
         DATABASE_URL=database_url,
@@ -172,7 +172,6 @@ def server_env(database_url: str) -> dict[str, str]:
         SECRET_KEY=settings.SECRET_KEY,
         SECURE_SSL_REDIRECT="0",
         ALLOWED_HOSTS="127.0.0.1,localhost",
-        LOADTEST_FLOOR="1",
         # A step's players all leave when it ends, and the tables are closed from this process,
         # which a server on the in-memory layer never hears of: once the usual grace ran out,
         # every table's driver would wake to cover its absent players (a bot decision and a
@@ -191,9 +190,10 @@ def start_worker(database_url: str) -> subprocess.Popen:
 
 
 def start_server(database_url: str, port: int) -> subprocess.Popen:
-    """Start daphne on 127.0.0.1:``port`` and wait (30 s at most) until it accepts connections."""
+    """Start daphne on 127.0.0.1:``port`` with the site and the floor (``benchmarks.asgi``) and
+    wait (30 s at most) until it accepts connections."""
     command = [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port)]
-    command.append("cardroom.asgi:application")
+    command.append("benchmarks.asgi:application")
     server = subprocess.Popen(command, cwd=settings.BASE_DIR, env=server_env(database_url))
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -1,9 +1,9 @@
 """The load benchmark's server side: the floor, and a collection before each measured window.
 
-Routed only when ``settings.LOADTEST_FLOOR`` is on (``python manage.py loadtest`` starts its
-server that way). The floor is a bare group fan-out with no database, engine or templates: a
-client frame is sent to the connection's group; every member of the group sends it back to
-its own socket unchanged.
+Routed only by the benchmarks' own ASGI application (``benchmarks.asgi``), which
+``python manage.py loadtest`` starts its servers with. The floor is a bare group fan-out with
+no database, engine or templates: a client frame is sent to the connection's group; every
+member of the group sends it back to its own socket unchanged.
 """
 
 from __future__ import annotations

@@ -4,12 +4,12 @@
 - ``bots``: win rates of whole Belote matches in mirrored pairs (expert against frozen hard,
   its bidding and its card play apart, hard, normal, easy), decision times and manners per
   1,000 decisions and per 1,000 positions where a fault is possible
-  (``games.bench.belote_bots``); Grabush win rates between levels with 2 and
-  with 4 players (``games.bench.grabush_bots``).
+  (``benchmarks.belote_bots``); Grabush win rates between levels with 2 and
+  with 4 players (``benchmarks.grabush_bots``).
 - ``review``: a whole Belote deal's review on one core, over ``--deals`` deals
-  (``games.bench.review``).
+  (``benchmarks.review``).
 - ``lobby``: a player's move round trip while many lobby sockets watch and one socket floods
-  a public table within its frame budget (``games.bench.lobby``); on a server it starts, on
+  a public table within its frame budget (``benchmarks.lobby``); on a server it starts, on
   DATABASE_URL/REDIS_URL when set, else on its own SQLite file.
 """
 
@@ -22,9 +22,9 @@ from typing import Any
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.bench import belote_bots, grabush_bots, lobby, review
-from games.bench import engines as engine_bench
-from games.management.commands.loadtest import rerun_on_own_database
+from benchmarks import belote_bots, grabush_bots, lobby, review
+from benchmarks import engines as engine_bench
+from benchmarks.management.commands.loadtest import rerun_on_own_database
 
 
 class Command(BaseCommand):

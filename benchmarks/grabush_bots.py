@@ -4,7 +4,7 @@
 deal twice, the levels' sides swapped, so that neither is dealt the better cards), and reports
 win rates of the decided games with 95% Wilson intervals, draws and capped games separately,
 and the median and 99th percentile decision time per level.
-Run it with ``python -m games.bench.grabush_bots --games 200 --workers 2``; add
+Run it with ``python -m benchmarks.grabush_bots --games 200 --workers 2``; add
 ``--matchup hard-normal`` (repeatable) to play only some matchups.
 """
 
@@ -136,7 +136,7 @@ def _parse_matchup(text: str) -> tuple[str, str]:
 
 
 def main() -> None:
-    """Command line: ``python -m games.bench.grabush_bots``."""
+    """Command line: ``python -m benchmarks.grabush_bots``."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--budget", type=float, default=0.3)

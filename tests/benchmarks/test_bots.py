@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from games.bench import belote_bots, grabush_bots, manners
+from benchmarks import belote_bots, grabush_bots, manners
 
 
 def test_belote_bench_plays_mirrored_pairs_and_judges_manners() -> None:

@@ -1,15 +1,15 @@
 """Measure the Belote bots: win rates of whole matches, decision times and manners (pure).
 
-Run ``python -m games.bench.belote_bots`` (or ``manage.py bench bots``).
+Run ``python -m benchmarks.belote_bots`` (or ``manage.py bench bots``).
 
 Each pairing plays **mirrored pairs** of matches: the same seed (so the same decks and first
 dealer) twice, the first player on seats 0 and 2 in one match and on seats 1 and 3 in the other,
 so neither side is dealt the better cards. The rate is the share of all those matches the first
 player won, with its 95% Wilson interval. ``frozen-hard`` is hard as it stood when the expert
-was built (``games.bench.frozen_belote``): every change is judged against the same opponent.
+was built (``benchmarks.frozen_belote``): every change is judged against the same opponent.
 ``expert-bidding`` bids like the expert and plays like frozen hard; ``expert-play`` the other
 way round: they measure the two halves apart. Every decision is timed, and judged for the
-faults a human partner notices (``games.bench.manners``).
+faults a human partner notices (``benchmarks.manners``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.bench import load
+from benchmarks import load
 
 #: Set in the copy of the command that runs on the benchmark's own SQLite file.
 OWN_DB_FLAG = "CARDROOM_LOADTEST_OWN_DB"
@@ -35,8 +35,8 @@ class Command(BaseCommand):
         parser.add_argument("--pace", type=float, default=2.0, help="seconds between moves")
         parser.add_argument(
             "--url",
-            help="target a running server (http://127.0.0.1:PORT, started with LOADTEST_FLOOR=1 "
-            "and the same DATABASE_URL) instead of starting one",
+            help="target a running server (http://127.0.0.1:PORT, daphne serving "
+            "benchmarks.asgi:application on the same DATABASE_URL) instead of starting one",
         )
         parser.add_argument("--server-pid", type=int, help="with --url: the server's pid (RSS)")
         parser.add_argument("--no-floor", action="store_true", help="skip the fan-out floor")

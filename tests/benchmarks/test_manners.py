@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.bench import manners
+from benchmarks import manners
 from games.engines import belote
 
 

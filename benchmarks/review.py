@@ -1,5 +1,5 @@
 """Deal reviews' speed: a whole Belote deal's review on one core (``manage.py bench review``,
-``python -m games.bench.review``).
+``python -m benchmarks.review``).
 
 Deals come from matches the normal computer players play from seeded decks (so the play has
 the mistakes a review finds); each played deal is reviewed once, timed from its start of play
@@ -17,9 +17,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from games.analysis.belote_review import deal_starts, review_deal
-from games.bench.stats import percentile
 from games.bots import belote as bots
 from games.engines import belote
+
+from .stats import percentile
 
 
 def played_deals(count: int, seed: int) -> Iterator[tuple[belote.State, list[str]]]:

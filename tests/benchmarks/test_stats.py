@@ -1,6 +1,6 @@
 """The one percentile, the win-rate interval and the mirrored pairs the benchmarks report."""
 
-from games.bench.stats import mirrored_outcomes, percentile, wilson
+from benchmarks.stats import mirrored_outcomes, percentile, wilson
 
 
 def test_percentiles_are_by_nearest_rank():

@@ -11,11 +11,18 @@ from django.contrib.auth import get_user_model
 from websockets.exceptions import ConnectionClosedError
 from websockets.frames import Close
 
-from games.bench import load
-from games.bench.floor import CollectConsumer, FanOutConsumer
-from games.bench.stats import percentile
+from benchmarks import asgi, load
+from benchmarks.floor import CollectConsumer, FanOutConsumer
+from benchmarks.stats import percentile
+from cardroom.asgi import application as site
+from games.live.consumers import CLOSE_NOT_FOUND
 from games.live.frames import render_frame
 from games.models import Table
+
+from ..live import close_code
+from ..test_dispatch import dispatches_without_a_database_hop
+
+HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 
 
 @pytest.mark.django_db
@@ -61,6 +68,32 @@ async def test_the_collect_socket_runs_a_collection_and_says_how_long_it_took():
     await communicator.disconnect()
 
 
+@pytest.mark.asyncio
+async def test_the_floor_dispatches_without_a_database_hop(monkeypatch):
+    await dispatches_without_a_database_hop(FanOutConsumer, monkeypatch)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_the_benchmark_server_serves_the_floor_beside_the_site_and_the_site_does_not():
+    floor = WebsocketCommunicator(asgi.application, "/ws/bench/t1/", headers=HEADERS)
+    connected, _code = await floor.connect()
+    assert connected
+    await floor.send_to(text_data='{"seq": 1}')
+    assert await floor.receive_from() == '{"seq": 1}'
+    await floor.disconnect()
+    for application, path in [(asgi.application, "/ws/nowhere/"), (site, "/ws/bench/t1/")]:
+        elsewhere = WebsocketCommunicator(application, path, headers=HEADERS)
+        connected, _code = await elsewhere.connect()
+        assert connected
+        assert await close_code(elsewhere) == CLOSE_NOT_FOUND
+        await elsewhere.disconnect()
+    stranger = WebsocketCommunicator(asgi.application, "/ws/bench-collect/")  # no Origin
+    connected, _code = await stranger.connect()
+    assert not connected
+
+
 class _ClosedByServer:
     """A socket the server has closed (as daphne does when a consumer fails: code 1011)."""
 
@@ -84,7 +117,7 @@ def test_the_benchmark_server_does_not_cover_the_players_of_finished_steps():
     """Each step's players leave together; covering them must not load the next step."""
     env = load.server_env("sqlite:///bench.sqlite3")
     assert float(env["AWAY_GRACE_SECONDS"]) >= 24 * 3600
-    assert env["LOADTEST_FLOOR"] == "1"
+    assert "LOADTEST_FLOOR" not in env
 
 
 def test_latency_percentiles_are_in_milliseconds():

@@ -1,4 +1,4 @@
-"""Engine speed: random legal playouts on one core (``python -m games.bench.engines``).
+"""Engine speed: random legal playouts on one core (``python -m benchmarks.engines``).
 
 For each engine it reports full units per second (Belote: deals, all-pass redeals included;
 Grabush: whole games, per player count) and ``legal_actions`` + ``apply`` pairs per second.

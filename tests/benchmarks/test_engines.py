@@ -1,6 +1,6 @@
 """The engine benchmark runs and counts what it says."""
 
-from games.bench import engines as bench
+from benchmarks import engines as bench
 
 
 def test_bench_counts_deals_and_pairs():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from benchmarks import lobby as lobby_bench
 from games import lobby
-from games.bench import lobby as lobby_bench
 from games.live.consumers import FRAME_BURST, FRAME_RATE
 from games.models import Match, Table
 

@@ -1,6 +1,6 @@
 """The review benchmark reviews the deals it says, each a deal really played."""
 
-from games.bench import review
+from benchmarks import review
 from games.engines import belote
 
 

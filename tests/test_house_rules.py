@@ -1,0 +1,81 @@
+"""Rules of the tree: the product never imports the benchmarks (they import the product)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def imported(path: Path, root: Path = ROOT) -> Iterator[str]:
+    """The absolute names of the modules the file ``path`` imports (``from a import b`` names
+    ``a`` and ``a.b``; relative imports resolved), ``import_module("a")`` calls included."""
+    package = path.relative_to(root).parts[:-1]
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else ()
+            module = [*base, *([node.module] if node.module else [])]
+            yield ".".join(module)
+            yield from (".".join([*module, alias.name]) for alias in node.names)
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "attr", getattr(node.func, "id", "")) == "import_module"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            yield node.args[0].value
+
+
+def benchmark_imports(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """``file: module`` for each import of the ``benchmarks`` app in ``paths``."""
+    return [
+        f"{path.relative_to(root)}: {name}"
+        for path in paths
+        for name in imported(path, root)
+        if name == "benchmarks" or name.startswith("benchmarks.")
+    ]
+
+
+def product_and_product_tests() -> list[Path]:
+    """Every module of the product (games/, cardroom/) and every test outside tests/benchmarks/."""
+    product = [*(ROOT / "games").rglob("*.py"), *(ROOT / "cardroom").rglob("*.py")]
+    tests = (ROOT / "tests").rglob("*.py")
+    tests = [p for p in tests if p.relative_to(ROOT / "tests").parts[0] != "benchmarks"]
+    return product + tests
+
+
+def test_no_product_module_and_no_product_test_imports_the_benchmarks():
+    paths = product_and_product_tests()
+    assert len(paths) > 100  # the walk found the tree
+    assert ROOT / "games" / "live" / "routing.py" in paths
+    assert ROOT / "tests" / "test_dispatch.py" in paths
+    assert benchmark_imports(paths) == []
+
+
+def test_the_rule_sees_every_way_of_importing_the_benchmarks(tmp_path):
+    sources = {
+        "games/a.py": "from benchmarks import load\n",
+        "games/b.py": "import benchmarks.floor as floor\n",
+        "games/c.py": "def f():\n    from benchmarks.floor import FanOutConsumer\n",
+        "games/d.py": "from importlib import import_module\nimport_module('benchmarks.load')\n",
+        "pkg/e.py": "from .. import benchmarks\n",  # pkg is under the root: ..benchmarks
+        "games/ok.py": "from games import benchmarks_free\nimport tests.benchmarks\n",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = benchmark_imports(sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert [line.split(":")[0] for line in found] == [
+        "games/a.py",
+        "games/a.py",
+        "games/b.py",
+        "games/c.py",
+        "games/c.py",
+        "games/d.py",
+        "pkg/e.py",
+    ]
