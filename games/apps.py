@@ -11,7 +11,9 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from . import catalog, signals
         from .catalog import belote, grabush
+        from .live import sign_out
 
         catalog.register(belote.GAME)
         catalog.register(grabush.GAME)
         signals.connect()
+        sign_out.connect()

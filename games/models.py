@@ -8,6 +8,7 @@ can be replayed (seed + options + moves through the engine).
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -421,6 +422,13 @@ class Server(models.Model):
         return self.name
 
 
+class PresenceQuerySet(models.QuerySet):
+    def live(self) -> PresenceQuerySet:
+        """Presences held by server processes that are still beating."""
+        cutoff = timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+        return self.filter(server__seen_at__gte=cutoff)
+
+
 class Presence(models.Model):
     """One open websocket of a user at a table (presence dots; several tabs allowed)."""
 
@@ -435,6 +443,8 @@ class Presence(models.Model):
     )
     channel_name = models.CharField(max_length=200, unique=True, verbose_name=_("channel"))
     connected_at = models.DateTimeField(auto_now_add=True, verbose_name=_("connected at"))
+
+    objects = PresenceQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("presence")

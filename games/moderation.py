@@ -1,12 +1,13 @@
 """Moderation services: mutes, bans, aborting tables, hiding chat, reports.
 
-The admin calls these; each one tells live connections what changed (a banned user's sockets
+The admin calls these and tells the live pages what they changed (a banned user's sockets
 close at once, hidden chat disappears for everyone, an aborted table shows it is closed).
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import limits, live
+from . import limits
 from .models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
 from .tables import TableError, bump, lock_table
 from .text import strip_invisible
@@ -60,8 +61,18 @@ def end_sessions(user: AbstractBaseUser) -> int:
     return len(doomed)
 
 
-def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Sanction:
-    """Close ``user``'s account: deactivate, end sessions, close open sockets at once."""
+class Ban(NamedTuple):
+    """What a ban did."""
+
+    sanction: Sanction
+    #: The tables whose running matches the banned user plays in: a computer player takes
+    #: their seat there (see ``games.live.autoplay``).
+    table_ids: set[int]
+
+
+def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Ban:
+    """Close ``user``'s account: deactivate it and end its sessions (the caller closes its
+    sockets and tells its tables)."""
     with transaction.atomic():
         user.is_active = False
         user.save(update_fields=["is_active"])
@@ -72,15 +83,8 @@ def ban(user: AbstractBaseUser, reason: str, by: AbstractBaseUser) -> Sanction:
             created_by=by,
         )
     end_sessions(user)
-    live.close_sockets(user.pk, banned=True)
-    # Their seats in running matches are handed to computer players (see games.live.autoplay).
-    for table_id in set(
-        MatchPlayer.objects.filter(user=user, match__status=Match.Status.RUNNING).values_list(
-            "match__table_id", flat=True
-        )
-    ):
-        live.announce(table_id)
-    return sanction
+    playing = MatchPlayer.objects.filter(user=user, match__status=Match.Status.RUNNING)
+    return Ban(sanction, set(playing.values_list("match__table_id", flat=True)))
 
 
 def unban(user: AbstractBaseUser) -> None:
@@ -92,7 +96,7 @@ def unban(user: AbstractBaseUser) -> None:
 
 
 def abort_table(table_id: int) -> Table:
-    """Close a table: its running match is recorded as aborted and its players are told."""
+    """Close a table: its running match is recorded as aborted (the caller tells its players)."""
     with transaction.atomic():
         table = lock_table(table_id)
         table.matches.filter(status=Match.Status.RUNNING).update(
@@ -100,17 +104,14 @@ def abort_table(table_id: int) -> Table:
         )
         table.status = Table.Status.ABORTED
         bump(table, "status")
-    live.announce(table.pk, lobby=True)
     return table
 
 
-def set_hidden(messages: QuerySet[ChatMessage], hidden: bool) -> int:
-    """Hide or restore chat messages; every table concerned refreshes its chat live."""
+def set_hidden(messages: QuerySet[ChatMessage], hidden: bool) -> set[int]:
+    """Hide or restore chat messages; returns the tables whose chat changed."""
     table_ids = set(messages.values_list("table_id", flat=True))
-    count = messages.update(hidden=hidden)
-    for table_id in table_ids:
-        live.announce(table_id, chat=True)
-    return count
+    messages.update(hidden=hidden)
+    return table_ids
 
 
 def report(

@@ -2,7 +2,7 @@
 
 A review shows every hand of a deal, so only ended matches have them (the record and the
 replay offer them). Working one out replays the match and solves the deal: that runs in the
-computer players' process pool (``games.live.thinking``), off the web process.
+process pool (``games.processes``), off the web process.
 
 The pool's processes import this module before Django is set up, so the models are imported
 where they are used.
@@ -17,6 +17,7 @@ import django
 from django.apps import apps
 from django.db import IntegrityError, transaction
 
+from . import processes
 from .catalog import get_game
 
 if TYPE_CHECKING:
@@ -51,10 +52,8 @@ def deal_review(
         return kept.data
     if may_work_out is not None and not may_work_out():
         raise Refused
-    from .live import thinking
-
     match_key = (match.game, match.seed, match.options)
-    review = thinking.in_pool(work_out, match_key, logged_moves(match), number)
+    review = processes.in_pool(work_out, match_key, logged_moves(match), number)
     if review is None:
         return None
     try:

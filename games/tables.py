@@ -22,7 +22,7 @@ from django.utils.translation import ngettext
 
 from . import fair_deals, limits
 from .catalog import get_game
-from .models import Match, MatchPlayer, Seat, Table
+from .models import Match, MatchPlayer, Presence, Seat, Table
 
 
 class TableError(Exception):
@@ -384,9 +384,7 @@ def hand_over_claimed_seats(table: Table, match: Match, version: int) -> list[in
 
 def _at_the_table(table: Table, user_ids: Iterable[int]) -> set[int]:
     """Which of ``user_ids`` have a page of ``table`` open."""
-    from .live.presence import live_presences  # the live package builds on this module
-
-    present = live_presences().filter(table=table, user_id__in=list(user_ids))
+    present = Presence.objects.live().filter(table=table, user_id__in=list(user_ids))
     return set(present.values_list("user_id", flat=True))
 
 

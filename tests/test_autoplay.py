@@ -10,13 +10,14 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import moderation, tables
+from games import tables
 from games.engines import belote
 from games.live import autoplay, moves
 from games.models import Match, MatchPlayer, Move, Table
 
 from .factories import OPTIONS, make_players, start_with_dealer
 from .live import connect, drain, receive_until, send, version_mark
+from .test_moderation import admin_action, staff_client
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -178,7 +179,10 @@ async def test_a_banned_players_seat_is_handed_to_a_bot():
     await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # the cheat plays first
     me = await connect(owner, f"/ws/table/{table.code}/")
     await drain(me, 0.1)
-    await sync_to_async(moderation.ban)(cheat, "Cheating", owner)
+    client, _moderator = await sync_to_async(staff_client)()
+    await sync_to_async(admin_action)(
+        client, "auth_user", "ban_users", [cheat.pk], apply="1", reason="Cheating"
+    )
     state = await wait_for_turn(me, table, 0)
     assert state.to_act == 0
     match = await sync_to_async(match_of)(table)

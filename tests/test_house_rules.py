@@ -1,4 +1,6 @@
-"""Rules of the tree: the product never imports the benchmarks (they import the product)."""
+"""Rules of the tree: the product never imports the benchmarks (they import the product), and
+only the live layer, the views and the admin tell the screens (services never import
+``games.live``)."""
 
 from __future__ import annotations
 
@@ -31,14 +33,19 @@ def imported(path: Path, root: Path = ROOT) -> Iterator[str]:
             yield node.args[0].value
 
 
-def benchmark_imports(paths: list[Path], root: Path = ROOT) -> list[str]:
-    """``file: module`` for each import of the ``benchmarks`` app in ``paths``."""
+def imports_of(package: str, paths: list[Path], root: Path = ROOT) -> list[str]:
+    """``file: module`` for each import of ``package`` (or a module in it) in ``paths``."""
     return [
         f"{path.relative_to(root)}: {name}"
         for path in paths
         for name in imported(path, root)
-        if name == "benchmarks" or name.startswith("benchmarks.")
+        if name == package or name.startswith(package + ".")
     ]
+
+
+def benchmark_imports(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """``file: module`` for each import of the ``benchmarks`` app in ``paths``."""
+    return imports_of("benchmarks", paths, root)
 
 
 def product_and_product_tests() -> list[Path]:
@@ -79,3 +86,30 @@ def test_the_rule_sees_every_way_of_importing_the_benchmarks(tmp_path):
         "games/d.py",
         "pkg/e.py",
     ]
+
+
+#: Who may tell the screens: the live layer itself, the views, the admin, and the app's wiring.
+ANNOUNCERS = ("games/live/", "games/views/", "games/admin.py", "games/apps.py")
+
+
+def services() -> list[Path]:
+    """Every module of ``games/`` that may not tell the screens."""
+    return [
+        path
+        for path in (ROOT / "games").rglob("*.py")
+        if not str(path.relative_to(ROOT)).startswith(ANNOUNCERS)
+    ]
+
+
+def test_services_never_import_the_live_layer():
+    paths = services()
+    assert ROOT / "games" / "play.py" in paths and ROOT / "games" / "moderation.py" in paths
+    assert imports_of("games.live", paths) == []
+
+
+def test_the_rule_sees_a_service_that_imports_the_live_layer(tmp_path):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "svc.py").write_text("from .live import notify\n")
+    (tmp_path / "games" / "ok.py").write_text("from .lively import x\n")
+    found = imports_of("games.live", sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert found == ["games/svc.py: games.live", "games/svc.py: games.live.notify"]

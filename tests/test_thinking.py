@@ -16,7 +16,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
 from django.utils import timezone
 
-from games import play, tables
+from games import play, processes, tables
 from games.catalog import get_game
 from games.engines import belote
 from games.live import autoplay, notify, thinking
@@ -62,7 +62,7 @@ async def until_my_turn(socket, table) -> Match:
 def pool(settings):
     settings.BOT_PROCESSES = 1
     yield
-    thinking.shutdown()
+    processes.shutdown()
 
 
 async def computers_call_round(monkeypatch, bot) -> Match:

@@ -62,11 +62,6 @@ def _cutoff() -> datetime:
     return timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
 
 
-def live_presences() -> QuerySet[Presence]:
-    """Presences held by server processes that are still beating."""
-    return Presence.objects.filter(server__seen_at__gte=_cutoff())
-
-
 def _running_seats(table_id: int, user_id: int) -> QuerySet[MatchPlayer]:
     return MatchPlayer.objects.filter(
         match__table_id=table_id, match__status=Match.Status.RUNNING, user_id=user_id
@@ -103,7 +98,7 @@ def leave(table_id: int, user_id: int, channel_name: str) -> None:
     """Forget a connection; a player with no live connection left is away from now on."""
     with transaction.atomic():
         Presence.objects.filter(channel_name=channel_name).delete()
-        gone = not live_presences().filter(table_id=table_id, user_id=user_id).exists()
+        gone = not Presence.objects.live().filter(table_id=table_id, user_id=user_id).exists()
         if gone:
             _running_seats(table_id, user_id).update(away_since=timezone.now())
     finished_quick = Table.objects.filter(pk=table_id, quick=True, status=Table.Status.FINISHED)
@@ -130,7 +125,7 @@ def sweep() -> set[int]:
     with transaction.atomic():
         Server.objects.filter(name__in=last_seen, seen_at__lt=_cutoff()).delete()
         for (table_id, user_id), seen in gone.items():
-            if not live_presences().filter(table_id=table_id, user_id=user_id).exists():
+            if not Presence.objects.live().filter(table_id=table_id, user_id=user_id).exists():
                 _running_seats(table_id, user_id).filter(away_since=None).update(away_since=seen)
     return {table_id for table_id, _ in gone}
 

@@ -21,8 +21,7 @@ from django.db.models import F
 
 from .. import play
 from ..catalog import get_game
-from ..models import Match, MatchPlayer, Seat, Table
-from .presence import live_presences
+from ..models import Match, MatchPlayer, Presence, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ def load_snapshot(table_id: int) -> TableSnapshot:
             .order_by("seat")
         )
         state = get_game(table.game).engine.loads(match.state)
-    online = live_presences().filter(table=table).values_list("user_id", flat=True)
+    online = Presence.objects.live().filter(table=table).values_list("user_id", flat=True)
     return TableSnapshot(
         table=table,
         seats=list(table.seats.select_related("user").order_by("index")),
