@@ -35,8 +35,9 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.db import transaction
 
-from games import moderation, play, tables
 from games.models import Table
+from games.people import moderation
+from games.tables import play, rows, seating
 
 from .stats import percentile
 
@@ -116,9 +117,9 @@ def seat_tables(cookies: list[str], count: int) -> list[Seating]:
     with transaction.atomic():
         for number in range(count):
             players = [users[names[4 * number + seat]] for seat in range(4)]
-            table = tables.create_table(players[0], "belote", BELOTE_OPTIONS, is_private=True)
+            table = rows.create_table(players[0], "belote", BELOTE_OPTIONS, is_private=True)
             for seat, user in enumerate(players):
-                tables.take_seat(table.pk, user, seat)
+                seating.take_seat(table.pk, user, seat)
             play.start_match(table.pk, players[0])
             seatings.append(Seating(table.code, cookies[4 * number : 4 * number + 4]))
     return seatings
@@ -133,7 +134,7 @@ def seat_bot_tables(cookies: list[str], count: int, level: str) -> list[Seating]
     seatings = []
     with transaction.atomic():
         for number, name in enumerate(names):
-            table = tables.create_table(users[name], "belote", BELOTE_OPTIONS, is_private=True)
+            table = rows.create_table(users[name], "belote", BELOTE_OPTIONS, is_private=True)
             table.seats.exclude(index=0).update(bot_level=level)
             play.start_match(table.pk, users[name])
             seatings.append(Seating(table.code, [cookies[len(cookies) - count + number]]))
@@ -585,20 +586,20 @@ async def run_step(
     run_id = secrets.token_hex(3)
     tables_: list[PacedTable] = []
     openings = []
-    for seating in bot_seatings:
-        table = BotTable(seating.code, bot_totals, rng)
+    for seated in bot_seatings:
+        table = BotTable(seated.code, bot_totals, rng)
         tables_.append(table)
-        urls = [bases[len(tables_) % len(bases)] + f"/ws/table/{seating.code}/"]
-        openings.append(open_table(table, urls, list(seating.cookies), gate))
-    for number, seating in enumerate(seatings):
+        urls = [bases[len(tables_) % len(bases)] + f"/ws/table/{seated.code}/"]
+        openings.append(open_table(table, urls, list(seated.cookies), gate))
+    for number, seated in enumerate(seatings):
         if kind != "real":
             table: PacedTable = FloorTable(f"{run_id}-{number}", totals, rng)
             paths = [f"/ws/bench/{run_id}-{number}/"] * 4
             cookies: list[str | None] = [None] * 4
         else:
-            table = BeloteTable(seating.code, totals, rng)
-            paths = [f"/ws/table/{seating.code}/"] * 4
-            cookies = list(seating.cookies)
+            table = BeloteTable(seated.code, totals, rng)
+            paths = [f"/ws/table/{seated.code}/"] * 4
+            cookies = list(seated.cookies)
         tables_.append(table)
         urls = [bases[(4 * number + i) % len(bases)] + path for i, path in enumerate(paths)]
         openings.append(open_table(table, urls, cookies, gate))

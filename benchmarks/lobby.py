@@ -24,9 +24,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import play, tables
 from games.live.consumers import FRAME_BURST, FRAME_RATE
 from games.models import Table
+from games.tables import play, rows, seating
 
 from . import load
 from .stats import percentile
@@ -66,16 +66,16 @@ def prepare(lobby_sockets: int, table_count: int) -> Setup:
     players, flooder, owners = people[:4], people[4], people[5 + lobby_sockets :]
     close_bench_tables()
     with transaction.atomic():
-        measured = tables.create_table(players[0], "belote", MEASURED_OPTIONS, is_private=True)
+        measured = rows.create_table(players[0], "belote", MEASURED_OPTIONS, is_private=True)
         for seat, user in enumerate(players):
-            tables.take_seat(measured.pk, user, seat)
+            seating.take_seat(measured.pk, user, seat)
         play.start_match(measured.pk, players[0])
         for number, owner in enumerate(owners):
-            table = tables.create_table(owner, "belote", MEASURED_OPTIONS, is_private=False)
+            table = rows.create_table(owner, "belote", MEASURED_OPTIONS, is_private=False)
             if number % 2 == 0:  # half the tables wait with nobody seated
-                tables.leave_seat(table.pk, owner)
-        flood = tables.create_table(flooder, "belote", MEASURED_OPTIONS, is_private=False)
-        tables.leave_seat(flood.pk, flooder)  # the flood starts by sitting down
+                seating.leave_seat(table.pk, owner)
+        flood = rows.create_table(flooder, "belote", MEASURED_OPTIONS, is_private=False)
+        seating.leave_seat(flood.pk, flooder)  # the flood starts by sitting down
     watchers = cookies[5 : 5 + lobby_sockets]
     return Setup(watchers, cookies[4], flood.code, cookies[:4], measured.code)
 

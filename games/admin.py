@@ -1,7 +1,7 @@
 """Moderation in the Django admin: users, tables, matches, chat and reports.
 
-Every moderation action goes through :mod:`games.moderation` and is written to the admin's log
-(``LogEntry``) with the moderator's name.
+Every moderation action goes through :mod:`games.people.moderation` and is written to the
+admin's log (``LogEntry``) with the moderator's name.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import live, moderation
+from . import live
 from .models import ChatMessage, Match, Move, Report, Sanction, Table
+from .people import moderation
 
 User = get_user_model()
 
@@ -228,7 +229,7 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ("game", "status", "is_private", "created_at")
     search_fields = ("code", "owner__username", "seats__user__username")
     list_select_related = ("owner",)
-    #: The next match's secret is shown to nobody, staff included (``games.fair_deals``).
+    #: The next match's secret is shown to nobody, staff included (``games.engines.fair_deals``).
     exclude = ("next_secret",)
     readonly_fields = ("code", "revision", "created_at", "updated_at")
     actions = ["abort_tables"]

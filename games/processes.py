@@ -1,5 +1,5 @@
 """A pool of processes for work too heavy for the web process: computer players' thinking
-(``games.live.thinking``) and deal reviews (``games.reviews``)."""
+(``games.live.thinking``) and deal reviews (``games.records.reviews``)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.test import Client
 
 from cardroom.asgi import application
-from games.templatetags.cards import card_name
+from games.presenters.words import card_name
 
 CARD_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 

@@ -13,8 +13,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import moderation, play
 from games.models import Match
+from games.people import moderation
+from games.tables import play
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 from .test_grabush_live import start as start_grabush

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from games import play
 from games.engines import belote, grabush
 from games.live import frames, regions, snapshots
 from games.models import Match
 from games.presenters import belote as belote_presenter
 from games.presenters import grabush as grabush_presenter
+from games.tables import play
 
 from .engines.belote_helpers import stack
 from .engines.grabush_helpers import craft

@@ -10,10 +10,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import tables
 from games.engines import belote
 from games.live import autoplay, moves
 from games.models import Match, MatchPlayer, Move, Table
+from games.tables import rows, seating
 
 from .factories import OPTIONS, make_players, start_with_dealer
 from .live import connect, drain, receive_until, send, version_mark
@@ -27,10 +27,10 @@ pytestmark = [
 
 
 def table_with_bots(owner, levels=("easy", "normal", "hard"), **extra) -> Table:
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
-    tables.take_seat(table.pk, owner, 0)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
+    seating.take_seat(table.pk, owner, 0)
     for seat, level in enumerate(levels, start=1):
-        tables.set_bot(table.pk, owner, seat, level)
+        seating.set_bot(table.pk, owner, seat, level)
     return table
 
 
@@ -50,7 +50,7 @@ async def wait_for_turn(communicator, table: Table, seat: int) -> belote.State:
 
 async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
     (owner,) = await sync_to_async(make_players)(1)
-    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
+    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
     me = await connect(owner, f"/ws/table/{table.code}/")
     assert "player0 (you)" in await me.receive_from(timeout=5)  # the creator sits already
     await send(me, op="fill", level="normal")
@@ -152,11 +152,11 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
     settings.AWAY_GRACE_SECONDS = 0
     users = await sync_to_async(make_players)(2)
     owner, friend = users
-    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
-    await sync_to_async(tables.take_seat)(table.pk, owner, 0)
-    await sync_to_async(tables.take_seat)(table.pk, friend, 2)
+    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
+    await sync_to_async(seating.take_seat)(table.pk, owner, 0)
+    await sync_to_async(seating.take_seat)(table.pk, friend, 2)
     for seat in (1, 3):
-        await sync_to_async(tables.set_bot)(table.pk, owner, seat, "normal")
+        await sync_to_async(seating.set_bot)(table.pk, owner, seat, "normal")
     await sync_to_async(start_with_dealer)(table, owner, dealer=1)  # the friend plays first
     watcher = await connect(owner, f"/ws/table/{table.code}/")
     leaver = await connect(friend, f"/ws/table/{table.code}/")
@@ -171,11 +171,11 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
 async def test_a_banned_players_seat_is_handed_to_a_bot():
     users = await sync_to_async(make_players)(2)
     owner, cheat = users
-    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
-    await sync_to_async(tables.take_seat)(table.pk, owner, 0)
-    await sync_to_async(tables.take_seat)(table.pk, cheat, 1)
+    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
+    await sync_to_async(seating.take_seat)(table.pk, owner, 0)
+    await sync_to_async(seating.take_seat)(table.pk, cheat, 1)
     for seat in (2, 3):
-        await sync_to_async(tables.set_bot)(table.pk, owner, seat, "easy")
+        await sync_to_async(seating.set_bot)(table.pk, owner, seat, "easy")
     await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # the cheat plays first
     me = await connect(owner, f"/ws/table/{table.code}/")
     await drain(me, 0.1)
@@ -192,7 +192,7 @@ async def test_a_banned_players_seat_is_handed_to_a_bot():
 
 async def test_only_the_creator_seats_bots():
     owner, guest = await sync_to_async(make_players)(2)
-    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
+    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
     socket = await connect(guest, f"/ws/table/{table.code}/")
     await drain(socket, 0.1)
     await send(socket, op="bot", seat="1", level="hard")

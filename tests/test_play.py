@@ -13,11 +13,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import moderation, play, replay, tables
 from games.engines import belote
 from games.live import moves, snapshots
 from games.models import Match, MatchPlayer, Move, Table
-from games.tables import TableError
+from games.people import moderation
+from games.records import replay
+from games.tables import play, rows, seating
+from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 
@@ -137,9 +139,9 @@ def test_a_finished_table_starts_again_only_through_the_rematch_votes():
 def test_a_chat_grants_its_penalty_also_when_a_move_commits_at_the_same_moment(monkeypatch):
     users = make_players(2)
     options = {"players": 2, "stock_size": 20, "table_talk_penalty": True}
-    table = tables.create_table(users[0], "grabush", options, is_private=True)
+    table = rows.create_table(users[0], "grabush", options, is_private=True)
     for index, user in enumerate(users):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     real = play.lock_with_match
     reads = []

@@ -8,10 +8,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import tables
 from games.live import presence
 from games.live.frames import table_context
 from games.models import MatchPlayer, Presence, Server
+from games.tables import rows, seating
 
 from .factories import OPTIONS, make_players, start_with_dealer
 from .live import connect, drain, receive_until
@@ -28,11 +28,11 @@ def dead_server(seconds_ago: float = 120) -> Server:
 
 def two_player_table():
     owner, friend = make_players(2)
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True)
-    tables.take_seat(table.pk, owner, 0)
-    tables.take_seat(table.pk, friend, 2)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
+    seating.take_seat(table.pk, owner, 0)
+    seating.take_seat(table.pk, friend, 2)
     for seat in (1, 3):
-        tables.set_bot(table.pk, owner, seat, "normal")
+        seating.set_bot(table.pk, owner, seat, "normal")
     return owner, friend, table
 
 

@@ -9,10 +9,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import processes, reviews
+from games import processes
 from games.catalog import get_game
 from games.engines import belote
 from games.models import DealReview, Match
+from games.records import reviews
 
 from . import reviewers
 from .factories import make_players

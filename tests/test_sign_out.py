@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from cardroom.asgi import application
-from games import tables
 from games.live.consumers import CLOSE_UNAUTHENTICATED
+from games.tables import rows
 
 from .factories import OPTIONS
 from .live import close_code, connect, drain, receive_until, send
@@ -52,7 +52,7 @@ async def signed_in(make_user, name: str) -> tuple[Client, object]:
 async def test_signing_out_closes_the_accounts_sockets(make_user, how):
     client, alice = await signed_in(make_user, "alice")
     _, bob = await signed_in(make_user, "bob")
-    table = await sync_to_async(tables.create_table)(alice, "belote", OPTIONS, is_private=True)
+    table = await sync_to_async(rows.create_table)(alice, "belote", OPTIONS, is_private=True)
     path = f"/ws/table/{table.code}/"
     mine = [await open_with(client, path), await open_with(client, "/ws/lobby/")]
     theirs = await connect(bob, path)

@@ -7,9 +7,9 @@ import random
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import play
 from games.engines import belote
 from games.live import moves, notify, snapshots
+from games.tables import play
 
 
 def test_a_table_is_read_in_four_queries(started, django_assert_num_queries):

@@ -16,12 +16,13 @@ from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
 from django.utils import timezone
 
-from games import play, processes, tables
+from games import processes
 from games.catalog import get_game
 from games.engines import belote
 from games.live import autoplay, notify, thinking
 from games.live.workers import BotWorker
 from games.models import Match, Seat
+from games.tables import play, rows
 
 from . import servers, thinking_bots
 from .factories import OPTIONS, make_players, match_of
@@ -37,7 +38,7 @@ pytestmark = [
 def bot_table(owner, level: str = "normal"):
     """A Belote table: ``owner`` in seat 0, computers in the others, its match started with a
     computer to act first."""
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
     Seat.objects.filter(table=table).exclude(index=0).update(bot_level=level)
     match = play.start_match(table.pk, owner)
     state = belote.new_game(seed=match.seed, dealer=0, **OPTIONS)  # seat 1 calls first

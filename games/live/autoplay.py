@@ -26,10 +26,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
-from .. import play
 from ..bots import Bot
 from ..catalog import get_game
 from ..models import Match
+from ..tables import play
 from . import moves, thinking
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 

@@ -14,12 +14,12 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .. import play
 from ..catalog import get_game
-from ..computers import bot_level_choices, computer_name
 from ..models import ChatMessage, Match, Table
 from ..presenters import Presenter, Region
-from ..tables import waiting_claims
+from ..tables import play
+from ..tables.computers import bot_level_choices, computer_name
+from ..tables.quick import waiting_claims
 from .regions import RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
 
@@ -286,7 +286,7 @@ SEATS = Region(
 #: The live region: the last move in words, then "Your turn" for the player on turn.
 ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement", "my_turn", "version"))
 CHAT_NOTE = Region("games/partials/chat_note.html", uses=("chat_warning",))
-#: The commitment to the deals of the running or next match (``games.fair_deals``).
+#: The commitment to the deals of the running or next match (``games.engines.fair_deals``).
 FAIR_DEALS = Region("games/partials/fair_deals.html", uses=("fair",))
 FLASH = Region("games/partials/flash.html", uses=("flash",), recurring=True)
 #: Key under which a connection's ``shown`` remembers which match its board shows.

@@ -1,7 +1,7 @@
 """The one door of every move: a human's frame, a computer's answer, a run-out timer, a pause's end.
 
 :func:`move` starts from the read of the table this process holds (``snapshots``), has the
-service make the move (``games.play``), keeps the position the move returns as this process's
+service make the move (``games.tables.play``), keeps the position the move returns as this process's
 read, and tells the table (and the lobby, when the match ended). The service knows nothing of
 reads or sockets; everything that moves a match goes through here.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from .. import play
 from ..models import Match
+from ..tables import play
 from . import notify, snapshots
 from .batching import run_batched
 
@@ -28,7 +28,7 @@ async def move(
     timed_out: bool = False,
 ) -> Match | None:
     """Make ``action`` at the table's match ``version`` for ``user`` (or for ``seat``: a
-    computer player; ``cover`` and ``timed_out`` as in :func:`games.play.apply_action`) and
+    computer player; ``cover`` and ``timed_out`` as in :func:`games.tables.play.apply_action`) and
     tell the table; with no ``action``, start the next deal if its pause has run out.
 
     Returns the match as the move left it (None for a pause's end). Raises what the service

@@ -10,7 +10,7 @@ process's last beat) and tells their tables, so presence dots are right again an
 computer player takes over an absent player's turn after the usual grace period.
 
 Every socket, lobby or table, also holds one of its account's ``MAX_SOCKETS_PER_ACCOUNT``
-places (``games.limits``): the heartbeat refreshes those of this process's sockets (it beats
+places (``games.tables.limits``): the heartbeat refreshes those of this process's sockets (it beats
 while any is open), and those of a dead process lapse in the cache after
 ``PRESENCE_STALE_SECONDS``.
 """
@@ -33,8 +33,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .. import limits, play
 from ..models import Match, MatchPlayer, Presence, Server, Table
+from ..tables import limits, play
 from . import notify
 
 logger = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 _name: tuple[int, str] | None = None
 #: This process's open table sockets: channel name -> (table id, user id).
 _open: dict[str, tuple[int, int]] = {}
-#: This process's open sockets, lobby and table: channel name -> its place (games.limits).
+#: This process's open sockets, lobby and table: channel name -> its place (games.tables.limits).
 _places: dict[str, str] = {}
 _heartbeat: asyncio.Task | None = None
 #: True while the heartbeat waits between beats (the only moment it is cancelled).

@@ -19,9 +19,9 @@ from typing import Any
 
 from django.db.models import F
 
-from .. import play
 from ..catalog import get_game
 from ..models import Match, MatchPlayer, Presence, Seat, Table
+from ..tables import play
 
 
 @dataclass(frozen=True)

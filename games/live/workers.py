@@ -15,8 +15,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.consumer import SyncConsumer
 
-from .. import play
 from ..models import Match
+from ..tables import play
 from . import autoplay
 
 logger = logging.getLogger(__name__)

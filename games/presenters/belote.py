@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..engines.belote_cards import CONTRACT_INDEX, INDEX, trick_winner
-from ..templatetags.cards import call_name, card_name, declaration_name
 from . import Region
+from .words import call_name, card_name, declaration_name
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
 REGIONS = (

@@ -8,8 +8,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..engines.grabush import PLAYER_COUNTS
-from ..templatetags.cards import card_name, rank_text
 from . import Region
+from .words import card_name, rank_text
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
 REGIONS = (

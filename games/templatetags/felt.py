@@ -16,8 +16,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from ..presenters.belote import FeltPlayer
-from .cards import call_name, card, card_count, declaration_name
-from .per_language import per_language
+from ..presenters.words import call_name, card_count, declaration_name, per_language
+from .cards import card
 from .timers import turn_timer
 
 register = template.Library()

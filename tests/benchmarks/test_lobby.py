@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from benchmarks import lobby as lobby_bench
-from games import lobby
 from games.live.consumers import FRAME_BURST, FRAME_RATE
 from games.models import Match, Table
+from games.tables import lobby
 
 
 @pytest.mark.django_db

@@ -17,11 +17,11 @@ import django
 from django.apps import apps
 from django.db import IntegrityError, transaction
 
-from . import processes
-from .catalog import get_game
+from .. import processes
+from ..catalog import get_game
 
 if TYPE_CHECKING:
-    from .models import Match
+    from ..models import Match
 
 
 class Refused(Exception):
@@ -37,7 +37,7 @@ def deal_review(
     ``may_work_out`` is asked (once) before a review that is not kept is worked out; False
     raises :class:`Refused`.
     """
-    from .models import DealReview, Match
+    from ..models import DealReview, Match
     from .replay import logged_moves
 
     if match.status == Match.Status.RUNNING:
@@ -75,7 +75,7 @@ def work_out(
     log), and review deal ``number``."""
     if not apps.ready:
         django.setup()
-    from .models import Match
+    from ..models import Match
     from .replay import replay_states
 
     game, seed, options = match

@@ -20,19 +20,13 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from . import fair_deals, ratings
-from .catalog import get_game
-from .engines import IllegalAction
-from .models import Match, MatchPlayer, Move, Table
-from .tables import (
-    TableError,
-    bump,
-    checked_contribution,
-    hand_over_claimed_seats,
-    keep_contribution,
-    lock_table,
-    quick_rematch_seats,
-)
+from ..catalog import get_game
+from ..engines import IllegalAction
+from ..models import Match, MatchPlayer, Move, Table
+from ..records import ratings
+from .matches import begin_match
+from .quick import hand_over_claimed_seats, quick_rematch_seats
+from .rows import TableError, bump, checked_contribution, keep_contribution, lock_table
 
 
 class Position(NamedTuple):
@@ -62,11 +56,6 @@ def illegal_message(error: IllegalAction) -> str:
     return _(error.template) % error.params if error.params else _(error.template)
 
 
-def current_match(table: Table) -> Match | None:
-    """The table's latest match (running or not), or None before the first one."""
-    return table.matches.order_by("-number").first()
-
-
 def lock_with_match(table_id: int) -> tuple[Table, Match | None]:
     """The per-table lock (as :func:`lock_table`) and the table's latest match, read in one
     query when there is a match. Only the table's row is locked, as everywhere else."""
@@ -80,47 +69,6 @@ def lock_with_match(table_id: int) -> tuple[Table, Match | None]:
     if match is None:
         return lock_table(table_id), None
     return match.table, match
-
-
-def _begin_match(table: Table) -> Match:
-    """Start a match on the table's current seats (the table is locked by the caller).
-
-    Its deals come from the table's committed secret and its players' contributions
-    (``games.fair_deals``); the table then commits to a new secret for the match after it.
-    """
-    seats = list(table.seats.all())
-    if any(seat.is_free for seat in seats):
-        raise TableError(_("Every seat must be taken before the match can start."))
-    spec = get_game(table.game)
-    last = current_match(table)
-    contributions: list[fair_deals.Contribution] = [
-        {"seat": seat.index, "value": seat.contribution}
-        for seat in seats
-        if seat.user_id is not None and seat.contribution
-    ]
-    match = Match(
-        table=table,
-        number=(last.number + 1) if last else 1,
-        game=table.game,
-        options=table.options,
-        moved_at=timezone.now(),
-        turn_started_at=timezone.now(),
-        secret=table.next_secret,
-        contributions=contributions,
-        seed=fair_deals.derive_seed(table.next_secret, contributions),
-    )
-    match.state = spec.engine.dumps(spec.new_state(match.seed, table.options))
-    match.save()
-    MatchPlayer.objects.bulk_create(
-        MatchPlayer(match=match, seat=seat.index, user_id=seat.user_id, bot_level=seat.bot_level)
-        for seat in seats
-    )
-    table.seats.exclude(contribution="").update(contribution="")
-    table.status = Table.Status.PLAYING
-    table.rematch_votes = []
-    table.next_secret = fair_deals.new_secret()
-    bump(table, "status", "rematch_votes", "next_secret")
-    return match
 
 
 def start_match(table_id: int, user: AbstractBaseUser, contribution: str = "") -> Match:
@@ -138,7 +86,7 @@ def start_match(table_id: int, user: AbstractBaseUser, contribution: str = "") -
         if table.status == Table.Status.FINISHED:
             raise TableError(_("A new match starts when every player asks for a rematch."))
         keep_contribution(table, user, contribution)
-        return _begin_match(table)
+        return begin_match(table)
 
 
 class RematchVote(NamedTuple):
@@ -168,9 +116,9 @@ def vote_rematch(table_id: int, user: AbstractBaseUser, contribution: str = "") 
         if table.quick:
             # Strangers who left a quick table do not hold up its next match.
             if quick_rematch_seats(table, seats, votes):
-                return RematchVote(True, _begin_match(table))
+                return RematchVote(True, begin_match(table))
         elif humans <= set(votes):
-            return RematchVote(True, _begin_match(table))
+            return RematchVote(True, begin_match(table))
         if set(votes) == set(table.rematch_votes):
             return RematchVote(False, None)
         table.rematch_votes = votes
@@ -481,7 +429,7 @@ def start_quick_rematch(table_id: int) -> Match | None:
         if not table.quick or table.status != Table.Status.FINISHED:
             return None
         if quick_rematch_seats(table, list(table.seats.all()), table.rematch_votes):
-            return _begin_match(table)
+            return begin_match(table)
         return None
 
 

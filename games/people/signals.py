@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save
 
+from ..models import UsernameSkeleton
 from .languages import remember_on_login
-from .models import UsernameSkeleton
 from .text import skeleton
 
 

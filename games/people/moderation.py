@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import limits
-from .models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
-from .tables import TableError, bump, lock_table
+from ..models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
+from ..tables import limits
+from ..tables.rows import TableError, bump, lock_table
 from .text import strip_invisible
 
 

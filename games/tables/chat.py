@@ -6,11 +6,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import formats
 from django.utils.translation import gettext as _
 
+from ..models import ChatMessage, Table
+from ..people.moderation import active_mute
+from ..people.text import strip_invisible
 from . import limits
-from .models import ChatMessage, Table
-from .moderation import active_mute
-from .tables import TableError
-from .text import strip_invisible
+from .rows import TableError
 
 #: At most RATE_COUNT messages per RATE_SECONDS per user.
 RATE_COUNT = 5

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from .catalog import get_game
-from .models import Match
+from ..catalog import get_game
+from ..models import Match
 
 
 def logged_moves(match: Match) -> list[tuple[int, str]]:

@@ -1,8 +1,9 @@
 """Match outcomes and OpenSkill ratings, recorded when a match finishes.
 
 :func:`record_finished_match` runs inside the transaction that finishes the match
-(``games.play._save``). It writes every seat's outcome (won, lost, drawn) and, when every seat
-was a human (no computer player, no empty user), updates the players' ratings in that game.
+(``games.tables.play._save``). It writes every seat's outcome (won, lost, drawn) and, when
+every seat was a human (no computer player, no empty user), updates the players' ratings in that
+game.
 
 Ratings use OpenSkill's Plackett-Luce model with its defaults (mu = 25, sigma = 25/3). Teams are the
 game's sides (``seat % 2``): partners share the result, so a Belote pair or a Grabush side is one
@@ -26,8 +27,8 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from .catalog import get_game
-from .models import Match, MatchPlayer, Move, Outcome, Rating, RatingChange
+from ..catalog import get_game
+from ..models import Match, MatchPlayer, Move, Outcome, Rating, RatingChange
 from .replay import final_state
 
 #: The displayed rating of an ordinal (mu - 3 * sigma) of 0, e.g. a newcomer's.

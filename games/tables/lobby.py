@@ -9,9 +9,9 @@ from django.db.models import Count, Prefetch, Q
 from django.template.loader import render_to_string
 from django.utils.translation import ngettext
 
-from .catalog import all_games
-from .models import Seat, Table
-from .tables import default_options
+from ..catalog import all_games
+from ..models import Seat, Table
+from .quick import default_options
 
 LOBBY_SIZE = 50
 

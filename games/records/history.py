@@ -18,11 +18,12 @@ from django.core.paginator import Page, Paginator
 from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.utils.translation import gettext as _
 
-from . import fair_deals, reviews, verify
-from .catalog import Game, all_games, game_label, get_game
-from .computers import computer_name
-from .engines import chance
-from .models import Match, MatchPlayer, Outcome, Rating, RatingChange
+from .. import verify
+from ..catalog import Game, all_games, game_label, get_game
+from ..engines import chance, fair_deals
+from ..models import Match, MatchPlayer, Outcome, Rating, RatingChange
+from ..tables.computers import computer_name
+from . import reviews
 from .replay import logged_moves, state_after
 
 #: Matches a profile lists per page.
@@ -310,7 +311,7 @@ def review_page(
     match: Match, number: int, may_work_out: Callable[[], bool] | None = None
 ) -> dict[str, Any] | None:
     """What a deal's review page shows (None: that deal has no review). The first asking works
-    the review out (``games.reviews``), when ``may_work_out`` allows it (else
+    the review out (``games.records.reviews``), when ``may_work_out`` allows it (else
     ``reviews.Refused``)."""
     review = reviews.deal_review(match, number, may_work_out)
     if review is None:

@@ -14,7 +14,7 @@ from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from .models import Profile
+from ..models import Profile
 
 #: The session key holding a logged-in player's language (from their profile).
 SESSION_KEY = "language"

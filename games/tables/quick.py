@@ -1,10 +1,6 @@
-"""Table services: create a table, take and leave seats, ask for a rematch, and "Play now"'s
-quick tables (where people take computer players' seats).
-
-Every function that changes a table locks its row (``select_for_update``; on SQLite the
-immediate transaction serialises writers) and bumps ``Table.revision``. Refusals raise
-:class:`TableError` with a message for the player; nothing changes then.
-"""
+"""Quick tables ("Play now"): a table with computer players in the seats nobody takes, where
+people take computer players' seats from the next deal, and whose next match starts once
+everyone still at it asked for it."""
 
 from __future__ import annotations
 
@@ -12,195 +8,26 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from . import fair_deals, limits
-from .catalog import get_game
-from .models import Match, MatchPlayer, Presence, Seat, Table
-
-
-class TableError(Exception):
-    """A refused request; ``str(error)`` is a translated message fit for the player."""
-
-
-def create_table(
-    owner: AbstractBaseUser,
-    game: str,
-    options: dict[str, Any],
-    *,
-    is_private: bool,
-    turn_seconds: int = 0,
-) -> Table:
-    """Open a new table with ``owner`` in its first seat and the others free (``turn_seconds``:
-    the turn timer, 0 for none)."""
-    spec = get_game(game)
-    with transaction.atomic():
-        lock_account(owner)
-        if limits.open_tables(owner) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
-            raise _too_many_tables()
-        table = Table.objects.create(
-            game=game,
-            options=options,
-            owner=owner,
-            is_private=is_private,
-            turn_seconds=turn_seconds,
-        )
-        Seat.objects.bulk_create(
-            Seat(table=table, index=index, user=owner if index == 0 else None)
-            for index in range(spec.seat_count(options))
-        )
-    return table
-
-
-def _too_many_tables() -> TableError:
-    limit = settings.MAX_OPEN_TABLES_PER_ACCOUNT
-    return TableError(
-        ngettext(
-            "You have %(count)d table waiting or playing already: finish it first.",
-            "You have %(count)d tables waiting or playing already: finish one first.",
-            limit,
-        )
-        % {"count": limit}
-    )
-
-
-def checked_contribution(value: str) -> str:
-    """A player's contribution to the next match's seed, "" for none (``games.fair_deals``)."""
-    if value and not fair_deals.is_contribution(value):
-        raise TableError(
-            _("Your browser's contribution to the deals was not 64 hexadecimal digits.")
-        )
-    return value
-
-
-def keep_contribution(table: Table, user: AbstractBaseUser, value: str) -> None:
-    """Record ``user``'s contribution to the table's next match, if they sent one."""
-    if value:
-        Seat.objects.filter(table=table, user=user).update(contribution=value)
-
-
-def lock_account(user: AbstractBaseUser) -> None:
-    """Take the account's lock inside the caller's transaction: one account's requests that
-    open or join tables run one after another, so its limits and its "Play now" hold under
-    concurrent clicks. Take it before any table's lock."""
-    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
-
-
-def lock_table(table_id: int) -> Table:
-    """Fetch a table for update inside the caller's transaction (the per-table lock)."""
-    try:
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError(_("This table no longer exists.")) from None
-
-
-def bump(table: Table, *fields: str) -> None:
-    """Save ``fields`` and the next revision: live views of the table will refresh."""
-    table.revision += 1
-    table.save(update_fields=["revision", "updated_at", *fields])
-
-
-def _require_seating_allowed(table: Table) -> None:
-    if table.status == Table.Status.PLAYING:
-        raise TableError(_("Seats can't change while a match is being played."))
-    if table.status == Table.Status.ABORTED:
-        raise TableError(_("This table was closed."))
-
-
-def take_seat(table_id: int, user: AbstractBaseUser, index: int, contribution: str = "") -> bool:
-    """Seat ``user`` at ``index``, leaving any other seat they had at this table; return
-    whether anything changed (False: they sit there already). ``contribution``: their browser's
-    share of the next match's seed."""
-    contribution = checked_contribution(contribution)
-    with transaction.atomic():
-        table = lock_table(table_id)
-        _require_seating_allowed(table)
-        seats = list(table.seats.all())
-        if not 0 <= index < len(seats):
-            raise TableError(_("There is no such seat."))
-        target = seats[index]
-        if target.user_id == user.pk:
-            return False
-        if not target.is_free:
-            raise TableError(_("That seat is taken."))
-        for seat in seats:
-            if seat.user_id == user.pk:
-                seat.user, seat.contribution = None, ""
-                seat.save(update_fields=["user", "contribution"])
-        target.user, target.contribution = user, contribution
-        target.save(update_fields=["user", "contribution"])
-        table.rematch_votes = []
-        bump(table, "rematch_votes")
-    return True
-
-
-def leave_seat(table_id: int, user: AbstractBaseUser) -> Table:
-    """Free the seat ``user`` holds at this table (they stay as a spectator); at a quick table
-    a computer player takes it back."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        if table.quick:
-            _leave_quick_table(table, user)
-            return table
-        _require_seating_allowed(table)
-        if not Seat.objects.filter(table=table, user=user).update(user=None, contribution=""):
-            raise TableError(_("You are not sitting at this table."))
-        table.rematch_votes = []
-        bump(table, "rematch_votes")
-    return table
-
-
-def set_bot(table_id: int, user: AbstractBaseUser, index: int, level: str) -> Table:
-    """The table's creator puts a computer player of ``level`` in a free seat, or, with an
-    empty ``level``, takes one away."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        if table.owner_id != user.pk:
-            raise TableError(_("Only the table's creator can seat computer players."))
-        _require_seating_allowed(table)
-        seat = table.seats.filter(index=index).first()
-        if seat is None:
-            raise TableError(_("There is no such seat."))
-        if level:
-            if level not in get_game(table.game).bots:
-                raise TableError(_("There is no such computer player."))
-            if seat.user_id is not None or seat.bot_level:
-                raise TableError(_("That seat is taken."))
-        elif not seat.bot_level:
-            raise TableError(_("No computer player sits there."))
-        elif table.quick:
-            raise TableError(_("A quick table keeps a computer player in every seat nobody takes."))
-        seat.bot_level = level
-        seat.save(update_fields=["bot_level"])
-        table.rematch_votes = []
-        bump(table, "rematch_votes")
-    return table
-
-
-def fill_with_bots(table_id: int, user: AbstractBaseUser, level: str) -> int:
-    """The table's creator seats a computer player of ``level`` in every free seat; returns
-    how many were seated."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        if table.owner_id != user.pk:
-            raise TableError(_("Only the table's creator can seat computer players."))
-        _require_seating_allowed(table)
-        if level not in get_game(table.game).bots:
-            raise TableError(_("There is no such computer player."))
-        filled = table.seats.filter(user=None, bot_level="").update(bot_level=level)
-        if filled:
-            table.rematch_votes = []
-            bump(table, "rematch_votes")
-    return filled
-
-
-# -- "Play now": quick tables -------------------------------------------------------------------
+from ..catalog import get_game
+from ..models import Match, MatchPlayer, Presence, Seat, Table
+from . import limits
+from .matches import begin_match
+from .rows import (
+    TableError,
+    bump,
+    checked_contribution,
+    create_table,
+    keep_contribution,
+    lock_account,
+    lock_table,
+    too_many_tables,
+)
 
 #: The turn timer of a quick table (seconds): its players may be strangers, who should not
 #: wait long for someone who wandered off.
@@ -250,7 +77,7 @@ def play_now(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None
         if mine is not None:
             return PlayNow(mine, "back")
         if limits.tables_in_play(user) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
-            raise _too_many_tables()
+            raise too_many_tables()
         for table in joinable_quick_tables(game).exclude(seats__user=user)[:10]:
             try:
                 claim_computer_seat(table.pk, user)
@@ -300,7 +127,7 @@ def claim_computer_seat(table_id: int, user: AbstractBaseUser) -> int:
         if mine is not None:
             return mine.index
         if limits.tables_in_play(user) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
-            raise _too_many_tables()
+            raise too_many_tables()
         seat = next((seat for seat in seats if seat.user_id is None and seat.bot_level), None)
         if seat is None:
             raise SeatGone(_("Every seat at this table has a player now."))
@@ -314,7 +141,6 @@ def claim_computer_seat(table_id: int, user: AbstractBaseUser) -> int:
 def open_quick_table(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None) -> Table:
     """A new public quick table of ``game``: ``user`` in the first seat, computer players in
     the others, its match started (from the secret and contribution ``shown``, when given)."""
-    from .play import _begin_match  # play builds on this module
 
     with transaction.atomic():
         table = create_table(
@@ -328,7 +154,7 @@ def open_quick_table(user: AbstractBaseUser, game: str, shown: ShownSecret | Non
             keep_contribution(table, user, shown.contribution)
         table.save(update_fields=["quick", "next_secret"])
         table.seats.filter(user=None).update(bot_level=get_game(game).cover_level)
-        _begin_match(table)
+        begin_match(table)
     return table
 
 
@@ -405,7 +231,7 @@ def quick_rematch_seats(table: Table, seats: list[Seat], votes: Iterable[int]) -
     return True
 
 
-def _leave_quick_table(table: Table, user: AbstractBaseUser) -> None:
+def leave_quick_table(table: Table, user: AbstractBaseUser) -> None:
     """A player leaves a quick table: a computer player takes the seat. During a match only
     a seat still waiting for the next deal can be given back."""
     if table.status == Table.Status.ABORTED:
@@ -426,9 +252,7 @@ def _leave_quick_table(table: Table, user: AbstractBaseUser) -> None:
     if table.status == Table.Status.FINISHED and quick_rematch_seats(
         table, list(table.seats.all()), votes
     ):
-        from .play import _begin_match  # play builds on this module
-
-        _begin_match(table)  # the others had all asked for the next match
+        begin_match(table)  # the others had all asked for the next match
         return
     table.rematch_votes = votes
     bump(table, "rematch_votes")

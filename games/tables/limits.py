@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Table
+from ..models import Table
 
 HOUR = 3600
 

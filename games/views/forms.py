@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .catalog import game_choices
+from ..catalog import game_choices
 
 
 class TableForm(forms.Form):
