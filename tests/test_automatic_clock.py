@@ -103,7 +103,7 @@ async def bot_worker(layer) -> AsyncIterator[None]:
             message = await layer.receive(thinking.CHANNEL)
             if stopping:
                 return
-            await sync_to_async(BotWorker().bot_move)(message)
+            await BotWorker().bot_move(message)
 
     task = asyncio.ensure_future(work())
     try:

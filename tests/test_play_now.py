@@ -196,9 +196,11 @@ def test_the_deal_that_hands_a_seat_over_is_read_again_not_carried_forward(
         snapshots.event_snapshot(table.pk, "")  # this process holds the table
         user = alice if seat == 0 else None
         with django_capture_on_commit_callbacks(execute=True):
-            match = moves.apply(table.pk, user, action, match.version, seat=None if user else seat)
+            match = moves.apply(
+                table.pk, user, action, match.version, seat=None if user else seat
+            ).match
         held = snapshots.event_snapshot(
-            table.pk, f"move {match.version}", at=(match.pk, match.version)
+            table.pk, f"move {match.version}", news={"match": match.pk, "version": match.version}
         )
         assert held.match.version == match.version
         if len(belote.deal_results(belote.loads(match.state))) > deals:

@@ -218,7 +218,8 @@ async def test_a_move_made_here_is_rendered_without_a_trip_to_the_database_threa
     next_seat = (seat + 1) % 4
     await sync_to_async(play.apply_action)(table.pk, users[next_seat], "pass", match.version + 1)
     await notify.send(
-        notify.table_group(table.pk), notify.table_changed(move=(match.pk, match.version + 2))
+        notify.table_group(table.pk),
+        notify.table_changed(move={"match": match.pk, "version": match.version + 2}),
     )
     for communicator in (mover, other):
         await receive_until(communicator, version_mark(match.version + 2))

@@ -176,7 +176,7 @@ async def test_a_worker_whose_match_ended_while_it_thought_drops_the_move_quietl
 
     monkeypatch.setattr(autoplay, "choose_action", choose_while_the_match_is_aborted)
     pending = autoplay.Pending(table.pk, match.version, 1, "normal", timezone.now(), False)
-    await sync_to_async(BotWorker().bot_move)(autoplay.request(pending))
+    await BotWorker().bot_move(autoplay.request(pending))
     ended = await sync_to_async(match_of)(table)
     assert (ended.version, ended.state) == (match.version, match.state)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

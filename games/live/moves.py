@@ -40,11 +40,11 @@ async def move(
             await notify.send(group, notify.table_changed())
         return None
     # Batched: moves of tables that arrive together share a trip to the database thread.
-    match = await run_batched(apply, table_id, user, action, version, seat, cover, timed_out)
-    await notify.send(group, notify.table_changed(move=(match.pk, match.version)))
-    if match.status != Match.Status.RUNNING:
+    moved = await run_batched(apply, table_id, user, action, version, seat, cover, timed_out)
+    await notify.send(group, notify.table_changed(move=snapshots.move_news(moved)))
+    if moved.match.status != Match.Status.RUNNING:
         await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
-    return match
+    return moved.match
 
 
 def apply(
@@ -55,7 +55,7 @@ def apply(
     seat: int | None = None,
     cover: bool = False,
     timed_out: bool = False,
-) -> Match:
+) -> play.Position:
     """:func:`move`'s database half: the move, from this process's read when it is at
     ``version``; once committed, the position it led to is this process's read."""
     known = snapshots.position_at(table_id, version)
@@ -63,4 +63,4 @@ def apply(
         table_id, user, action, version, seat=seat, cover=cover, timed_out=timed_out, known=known
     )
     transaction.on_commit(lambda: snapshots.record_move(moved))
-    return moved.match
+    return moved

@@ -6,15 +6,18 @@ automatic-move driver, need the same rows: :func:`event_snapshot` reads them onc
 and hands the same :class:`TableSnapshot` to all of them. Nothing here depends on who looks:
 each connection then builds its own seat's view from the snapshot.
 
-A move's event names the match version it led to, and the process that made the move keeps the
-table as the move left it (:func:`record_move`): there, the event needs no read at all.
+A move's event carries the move (:func:`move_news`): the process that made it keeps the table as
+the move left it (:func:`record_move`), and any other process that holds the table as it was
+just before applies the move to its read with the engine. Either way the event needs no read.
 """
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from django.db.models import F
@@ -113,19 +116,19 @@ LATEST_SNAPSHOTS = 1024
 
 
 def event_snapshot(
-    table_id: int, event: str, *, at: tuple[int, int] | None = None
+    table_id: int, event: str, *, news: dict[str, Any] | None = None
 ) -> TableSnapshot:
     """The table as read after change ``event`` (an id from :func:`notify.table_changed`).
 
     The first caller to handle an event reads the table; the others reuse that read, which
     is as fresh as their own would be: it was made after the event was sent. Without an
-    ``event`` the table is read afresh. ``at``: the match id and version a move led to; when
-    this process already holds the table at that version (it made the move, see
-    :func:`record_move`), nothing is read.
+    ``event`` the table is read afresh. ``news``: the move the event carries
+    (:func:`move_news`); when this process holds the table at the version it led to, or just
+    before it, nothing is read.
     """
     if not event:
         return _remember(load_snapshot(table_id))
-    snapshot = _held(table_id, event, at)
+    snapshot = _held(table_id, event, news)
     if snapshot is None:
         snapshot = _remember(load_snapshot(table_id))
         with _event_lock:
@@ -137,30 +140,88 @@ def cached_snapshot(table_id: int, event: dict[str, Any] | None) -> TableSnapsho
     """The read this process already holds for a ``table.changed`` event, if any (no query)."""
     if event is None or not event.get("event"):
         return None
-    return _held(table_id, event["event"], _move_at(event))
+    return _held(table_id, event["event"], event.get("move"))
 
 
 def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
     """The read of the table for a ``table.changed`` event (None: read it afresh)."""
     if event is None:
         return event_snapshot(table_id, "")
-    return event_snapshot(table_id, event.get("event", ""), at=_move_at(event))
+    return event_snapshot(table_id, event.get("event", ""), news=event.get("move"))
 
 
-def _move_at(event: dict[str, Any]) -> tuple[int, int] | None:
-    """The match id and version a move event led to (None for other events)."""
-    return (event["match"], event["version"]) if "version" in event else None
-
-
-def _held(table_id: int, event: str, at: tuple[int, int] | None) -> TableSnapshot | None:
-    """The read made for ``event`` already, or else the latest read if it is at ``at``."""
+def _held(table_id: int, event: str, news: dict[str, Any] | None) -> TableSnapshot | None:
+    """The read made for ``event`` already, or else the latest read if it is at the version
+    the ``news`` led to, or just before it (then with the move applied)."""
     with _event_lock:
         snapshot = _event_snapshots.get((table_id, event))
-        if snapshot is None and at is not None:
-            latest = _latest.get(table_id)
-            if latest is not None and _at(latest) == at:
-                snapshot = _keep(table_id, event, latest)
-        return snapshot
+        if snapshot is not None or news is None:
+            return snapshot
+        latest = _latest.get(table_id)
+        if latest is None or latest.match is None or latest.match.pk != news["match"]:
+            return None
+        if latest.match.version == news["version"]:
+            return _keep(table_id, event, latest)
+        if latest.match.version == news["version"] - 1 and _carries(latest, news):
+            snapshot = _latest[table_id] = _carried(latest, news)
+            return _keep(table_id, event, snapshot)
+        return None
+
+
+#: The match fields a move writes that the frames show (:func:`move_news`).
+MOVED_FIELDS = ("version", "last_seat", "last_action", "status", "ready_seats")
+MOVED_TIMES = ("moved_at", "turn_started_at", "paused_until")
+#: The mover's fields a move may change (``play._seat_changes``).
+MOVER_FIELDS = ("covered", "timeouts")
+
+
+def move_news(moved: play.Position) -> dict[str, Any]:
+    """What a move's event carries: the match and version it led to and, while the match runs,
+    the move and what it wrote, so that every process holding the version before can apply
+    it to its read instead of reading the table again."""
+    match = moved.match
+    news: dict[str, Any] = {"match": match.pk, "version": match.version}
+    if match.status != Match.Status.RUNNING:
+        return news
+    mover = next(p for p in moved.players if p.seat == match.last_seat)
+    news.update(
+        revision=moved.table.revision,
+        fields={name: getattr(match, name) for name in MOVED_FIELDS}
+        | {"status": str(match.status)},
+        times={name: _iso(getattr(match, name)) for name in MOVED_TIMES},
+        mover={name: getattr(mover, name) for name in MOVER_FIELDS},
+    )
+    return news
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _carries(latest: TableSnapshot, news: dict[str, Any]) -> bool:
+    """Whether ``news`` is a move to apply to ``latest`` (nothing else changed the table)."""
+    return "fields" in news and latest.table.revision == news["revision"]
+
+
+def _carried(before: TableSnapshot, news: dict[str, Any]) -> TableSnapshot:
+    """``before`` with the move in ``news`` applied (the engine is deterministic: the state is
+    the one the mover stored)."""
+    fields = news["fields"]
+    spec = get_game(before.table.game)
+    state = spec.engine.apply(before.state, fields["last_seat"], fields["last_action"])
+    match = copy.copy(before.match)
+    for name, value in fields.items():
+        setattr(match, name, value)
+    for name, value in news["times"].items():
+        setattr(match, name, datetime.fromisoformat(value) if value is not None else None)
+    match.state = ""  # the stored text is not kept: ``state`` is the parsed one
+    players = list(before.players)
+    for index, player in enumerate(players):
+        if player.seat == fields["last_seat"]:
+            players[index] = copy.copy(player)
+            for name, value in news["mover"].items():
+                setattr(players[index], name, value)
+    return replace(before, match=match, players=players, state=state)
 
 
 def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:

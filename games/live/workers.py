@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.consumer import SyncConsumer
+from channels.consumer import AsyncConsumer
+from channels.db import database_sync_to_async
 
 from ..models import Match
 from ..tables import play
@@ -22,14 +22,14 @@ from . import autoplay
 logger = logging.getLogger(__name__)
 
 
-class BotWorker(SyncConsumer):
+class BotWorker(AsyncConsumer):
     """Makes the moves the tables' drivers ask for."""
 
-    def bot_move(self, message: dict[str, Any]) -> None:
+    async def bot_move(self, message: dict[str, Any]) -> None:
         pending = autoplay.from_request(message)
         try:
-            action = autoplay.choose_action(pending)
-            async_to_sync(autoplay.make_move)(pending, action)
+            action = await database_sync_to_async(autoplay.choose_action)(pending)
+            await autoplay.make_move(pending, action)
         except (Match.DoesNotExist, play.StaleMove, play.NoMatch):
             return  # the table moved on meanwhile: nothing to do
         except Exception:
