@@ -85,6 +85,9 @@ class Command(BaseCommand):
             action="store_true",
             help="moves: also the functions that run the most instructions per move",
         )
+        parser.add_argument(
+            "--top", type=int, default=move_path.TOP, help="moves: functions --profile lists"
+        )
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -154,8 +157,8 @@ class Command(BaseCommand):
         tables = options["tables"] or move_path.TABLES
         if not 1 <= tables <= 100 or not 1 <= options["moves"] <= 100_000:
             raise CommandError("--tables must be in [1, 100] and --moves in [1, 100000]")
-        if not 0 <= options["spectators"] <= 10:
-            raise CommandError("--spectators must be in [0, 10]")
+        if not 0 <= options["spectators"] <= 10 or not 1 <= options["top"] <= 1000:
+            raise CommandError("--spectators must be in [0, 10] and --top in [1, 1000]")
         try:
             result = move_path.run(
                 tables=tables,
@@ -163,6 +166,7 @@ class Command(BaseCommand):
                 spectators=options["spectators"],
                 seed=options["seed"],
                 profile=options["profile"],
+                top=options["top"],
                 root=settings.BASE_DIR,
                 say=lambda text: self.stderr.write(text),
             )
