@@ -1,4 +1,4 @@
-"""``python manage.py bench engines|bots|lobby|review``: the benchmarks (never timed tests).
+"""``python manage.py bench engines|bots|lobby|review|moves``: the benchmarks (never timed tests).
 
 - ``engines``: random legal playouts per second for each engine, one core.
 - ``bots``: win rates of whole Belote matches in mirrored pairs (expert against frozen hard,
@@ -11,18 +11,23 @@
 - ``lobby``: a player's move round trip while many lobby sockets watch and one socket floods
   a public table within its frame budget (``benchmarks.lobby``); on a server it starts, on
   DATABASE_URL/REDIS_URL when set, else on its own SQLite file.
+- ``moves``: Python instructions, calls and queries per move made over a table's websocket,
+  counted twice to the same figure, and CPU time per move (``benchmarks.move_path``); in
+  processes of its own, each on a copy of one SQLite file of its own.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 from typing import Any
 
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from benchmarks import belote_bots, grabush_bots, lobby, review
+from benchmarks import belote_bots, grabush_bots, lobby, move_path, review
 from benchmarks import engines as engine_bench
 from benchmarks.management.commands.loadtest import rerun_on_own_database
 
@@ -30,11 +35,12 @@ from benchmarks.management.commands.loadtest import rerun_on_own_database
 class Command(BaseCommand):
     help = (
         "Run a benchmark: 'engines' (playouts per second), 'bots' (strength and speed), "
-        "'review' (a deal's review) or 'lobby' (a move's round trip beside a lobby flood)."
+        "'review' (a deal's review), 'lobby' (a move's round trip beside a lobby flood) or "
+        "'moves' (instructions, calls and queries per move, counted exactly)."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("what", choices=["engines", "bots", "lobby", "review"])
+        parser.add_argument("what", choices=["engines", "bots", "lobby", "review", "moves"])
         parser.add_argument("--deals", type=int, default=200, help="review: deals reviewed")
         parser.add_argument("--seconds", type=float, default=3.0, help="engines: time per run")
         parser.add_argument("--seed", type=int, default=1)
@@ -63,13 +69,32 @@ class Command(BaseCommand):
             "--lobby-sockets", type=int, default=lobby.LOBBY_SOCKETS, help="lobby: watchers"
         )
         parser.add_argument(
-            "--tables", type=int, default=lobby.LOBBY_TABLES, help="lobby: public tables"
+            "--tables",
+            type=int,
+            help=f"lobby: public tables ({lobby.LOBBY_TABLES}); moves: tables played "
+            f"({move_path.TABLES})",
+        )
+        parser.add_argument(
+            "--moves", type=int, default=move_path.MOVES, help="moves: moves made in all"
+        )
+        parser.add_argument(
+            "--spectators", type=int, default=move_path.SPECTATORS, help="moves: per table"
+        )
+        parser.add_argument(
+            "--profile",
+            action="store_true",
+            help="moves: also the functions that run the most instructions per move",
+        )
+        parser.add_argument(
+            "--top", type=int, default=move_path.TOP, help="moves: functions --profile lists"
         )
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["what"] == "lobby":
             result: Any = self.bench_lobby(options)
+        elif options["what"] == "moves":
+            result = self.bench_moves(options)
         elif options["what"] == "review":
             result = review.run(options["deals"], options["seed"])
             self.stdout.write(review.format_result(result))
@@ -103,11 +128,15 @@ class Command(BaseCommand):
         if options["json"] and result is not None:
             with open(options["json"], "w") as handle:
                 json.dump(result, handle, indent=2)
+        if options["what"] == "moves" and not result["repeatable"]:
+            raise CommandError("the two counts differ: this count is not repeatable here")
 
     def bench_lobby(self, options: dict[str, Any]) -> dict[str, Any] | None:
         """Run the lobby benchmark (None: it ran in a copy of this command, on its own file)."""
         if not 0 < options["duration"] <= 600:
             raise CommandError("--duration must be in (0, 600]")
+        if options["tables"] is None:
+            options["tables"] = lobby.LOBBY_TABLES
         if not 1 <= options["lobby_sockets"] <= 2000 or not 1 <= options["tables"] <= 500:
             raise CommandError("--lobby-sockets must be in [1, 2000] and --tables in [1, 500]")
         if "DATABASE_URL" not in os.environ:
@@ -122,3 +151,26 @@ class Command(BaseCommand):
         )
         self.stdout.write(lobby.format_result(result))
         return result.as_dict()
+
+    def bench_moves(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Count the move path (twice) and time it, in processes of its own."""
+        tables = options["tables"] or move_path.TABLES
+        if not 1 <= tables <= 100 or not 1 <= options["moves"] <= 100_000:
+            raise CommandError("--tables must be in [1, 100] and --moves in [1, 100000]")
+        if not 0 <= options["spectators"] <= 10 or not 1 <= options["top"] <= 1000:
+            raise CommandError("--spectators must be in [0, 10] and --top in [1, 1000]")
+        try:
+            result = move_path.run(
+                tables=tables,
+                moves=options["moves"],
+                spectators=options["spectators"],
+                seed=options["seed"],
+                profile=options["profile"],
+                top=options["top"],
+                root=settings.BASE_DIR,
+                say=lambda text: self.stderr.write(text),
+            )
+        except (RuntimeError, subprocess.CalledProcessError) as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(move_path.format_result(result))
+        return result
