@@ -47,7 +47,8 @@ count pauses while it is suspended at an ``await``).
 
 The file also runs on its own from any checkout of the site, older ones included: it imports
 only the standard library, Django, Channels, asgiref, ``cardroom.asgi``, ``games.engines.belote``,
-``games.models``, ``games.tables`` and ``games.play``. From a checkout's directory:
+``games.models`` and the table services (``games.tables``, or ``games.play`` in older trees).
+From a checkout's directory:
 ``python path/to/move_path.py --root .`` (``--tables``, ``--moves``, ``--seed``, ``--profile``,
 ``--json``), which makes a before/after comparison one command per tree.
 """
@@ -187,9 +188,15 @@ def seat_tables(name: str, table_count: int, spectators: int, seed: int) -> list
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
-    from games import play, tables
     from games.engines import belote
     from games.models import Match
+
+    try:  # the services' house since games/ was arranged by topic
+        from games.tables import play, rows, seating
+    except ImportError:  # an older checkout: flat modules
+        from games import play
+        from games import tables as rows
+        from games import tables as seating
 
     model = get_user_model()
     seated = []
@@ -201,9 +208,9 @@ def seat_tables(name: str, table_count: int, spectators: int, seed: int) -> list
             user.save()
             users.append(user)
         with transaction.atomic():
-            table = tables.create_table(users[0], "belote", dict(OPTIONS), is_private=True)
+            table = rows.create_table(users[0], "belote", dict(OPTIONS), is_private=True)
             for seat in range(4):
-                tables.take_seat(table.pk, users[seat], seat)
+                seating.take_seat(table.pk, users[seat], seat)
             play.start_match(table.pk, users[0])
             state = belote.new_game(deal_seed(seed, number), **OPTIONS)
             match = Match.objects.filter(table_id=table.pk).order_by("-number").first()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 from django.db import connection
@@ -149,7 +150,8 @@ def test_a_carried_move_on_a_table_that_changed_meanwhile_is_read(
     read = snapshots.load_snapshot(table.pk)
     moved = play.apply_action(table.pk, users[read.state.to_act], "pass", read.match.version)
     news = snapshots.move_news(moved)
-    news["revision"] += 1  # the move's process saw a table this process has not
+    revision, *rest = json.loads(news["carry"])
+    news["carry"] = json.dumps([revision + 1, *rest])  # the mover saw a table this process has not
     event = notify.table_changed(move=news)
     assert snapshots.cached_snapshot(table.pk, event) is None
     with django_assert_num_queries(4):

@@ -33,7 +33,7 @@ def table_changed(*, move: dict[str, Any] | None = None) -> dict[str, Any]:
     """
     event: dict[str, Any] = {"type": "table.changed", "event": secrets.token_hex(8)}
     if move is not None:
-        event["move"] = move
+        event.update(move)  # flat: the in-memory layer copies the event for every connection
     return event
 
 

@@ -14,6 +14,7 @@ just before applies the move to its read with the engine. Either way the event n
 from __future__ import annotations
 
 import copy
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
@@ -140,14 +141,19 @@ def cached_snapshot(table_id: int, event: dict[str, Any] | None) -> TableSnapsho
     """The read this process already holds for a ``table.changed`` event, if any (no query)."""
     if event is None or not event.get("event"):
         return None
-    return _held(table_id, event["event"], event.get("move"))
+    return _held(table_id, event["event"], _news(event))
 
 
 def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
     """The read of the table for a ``table.changed`` event (None: read it afresh)."""
     if event is None:
         return event_snapshot(table_id, "")
-    return event_snapshot(table_id, event.get("event", ""), news=event.get("move"))
+    return event_snapshot(table_id, event.get("event", ""), news=_news(event))
+
+
+def _news(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The move a ``table.changed`` event carries (:func:`move_news`), if any."""
+    return event if "version" in event else None
 
 
 def _held(table_id: int, event: str, news: dict[str, Any] | None) -> TableSnapshot | None:
@@ -162,14 +168,16 @@ def _held(table_id: int, event: str, news: dict[str, Any] | None) -> TableSnapsh
             return None
         if latest.match.version == news["version"]:
             return _keep(table_id, event, latest)
-        if latest.match.version == news["version"] - 1 and _carries(latest, news):
-            snapshot = _latest[table_id] = _carried(latest, news)
-            return _keep(table_id, event, snapshot)
+        if latest.match.version == news["version"] - 1 and "carry" in news:
+            snapshot = _carried(latest, news["carry"])
+            if snapshot is not None:
+                _latest[table_id] = snapshot
+                return _keep(table_id, event, snapshot)
         return None
 
 
 #: The match fields a move writes that the frames show (:func:`move_news`).
-MOVED_FIELDS = ("version", "last_seat", "last_action", "status", "ready_seats")
+MOVED_FIELDS = ("version", "last_seat", "last_action", "ready_seats")
 MOVED_TIMES = ("moved_at", "turn_started_at", "paused_until")
 #: The mover's fields a move may change (``play._seat_changes``).
 MOVER_FIELDS = ("covered", "timeouts")
@@ -177,20 +185,21 @@ MOVER_FIELDS = ("covered", "timeouts")
 
 def move_news(moved: play.Position) -> dict[str, Any]:
     """What a move's event carries: the match and version it led to and, while the match runs,
-    the move and what it wrote, so that every process holding the version before can apply
-    it to its read instead of reading the table again."""
+    the move and what it wrote (``carry``, one string: the in-memory layer copies an event
+    for every connection it reaches, the Redis layer encodes it), so that every process
+    holding the version before can apply it to its read instead of reading the table again."""
     match = moved.match
     news: dict[str, Any] = {"match": match.pk, "version": match.version}
-    if match.status != Match.Status.RUNNING:
-        return news
-    mover = next(p for p in moved.players if p.seat == match.last_seat)
-    news.update(
-        revision=moved.table.revision,
-        fields={name: getattr(match, name) for name in MOVED_FIELDS}
-        | {"status": str(match.status)},
-        times={name: _iso(getattr(match, name)) for name in MOVED_TIMES},
-        mover={name: getattr(mover, name) for name in MOVER_FIELDS},
-    )
+    if match.status == Match.Status.RUNNING:
+        mover = next(p for p in moved.players if p.seat == match.last_seat)
+        news["carry"] = json.dumps(
+            [
+                moved.table.revision,
+                [getattr(match, name) for name in MOVED_FIELDS],
+                [_iso(getattr(match, name)) for name in MOVED_TIMES],
+                [getattr(mover, name) for name in MOVER_FIELDS],
+            ]
+        )
     return news
 
 
@@ -198,28 +207,26 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def _carries(latest: TableSnapshot, news: dict[str, Any]) -> bool:
-    """Whether ``news`` is a move to apply to ``latest`` (nothing else changed the table)."""
-    return "fields" in news and latest.table.revision == news["revision"]
-
-
-def _carried(before: TableSnapshot, news: dict[str, Any]) -> TableSnapshot:
-    """``before`` with the move in ``news`` applied (the engine is deterministic: the state is
-    the one the mover stored)."""
-    fields = news["fields"]
-    spec = get_game(before.table.game)
-    state = spec.engine.apply(before.state, fields["last_seat"], fields["last_action"])
+def _carried(before: TableSnapshot, carry: str) -> TableSnapshot | None:
+    """``before`` with the move in ``carry`` (:func:`move_news`) applied, or None when the
+    table changed otherwise too (the engine is deterministic: the state is the one the mover
+    stored)."""
+    revision, fields, times, mover = json.loads(carry)
+    if revision != before.table.revision:
+        return None
     match = copy.copy(before.match)
-    for name, value in fields.items():
+    for name, value in zip(MOVED_FIELDS, fields, strict=True):
         setattr(match, name, value)
-    for name, value in news["times"].items():
+    for name, value in zip(MOVED_TIMES, times, strict=True):
         setattr(match, name, datetime.fromisoformat(value) if value is not None else None)
     match.state = ""  # the stored text is not kept: ``state`` is the parsed one
+    spec = get_game(before.table.game)
+    state = spec.engine.apply(before.state, match.last_seat, match.last_action)
     players = list(before.players)
     for index, player in enumerate(players):
-        if player.seat == fields["last_seat"]:
+        if player.seat == match.last_seat:
             players[index] = copy.copy(player)
-            for name, value in news["mover"].items():
+            for name, value in zip(MOVER_FIELDS, mover, strict=True):
                 setattr(players[index], name, value)
     return replace(before, match=match, players=players, state=state)
 
