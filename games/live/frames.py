@@ -20,7 +20,7 @@ from ..presenters import Presenter, Region
 from ..tables import play
 from ..tables.computers import bot_level_choices, computer_name
 from ..tables.quick import waiting_claims
-from .regions import RENDERS, remember, render_changed
+from .regions import LANGUAGE, RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
 
 
@@ -166,6 +166,7 @@ def table_context(
     context = dict(common)
     # The regions rendered from this read, which the other connections sharing it may reuse.
     context[RENDERS] = snapshot.renders.setdefault(language, {})
+    context[LANGUAGE] = language
     table, match = snapshot.table, snapshot.match
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
     me = next((seat.index for seat in snapshot.seats if seat.user_id == user_id), None)

@@ -40,10 +40,13 @@ class Region:
         """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
         if not self.uses:
             return ALWAYS
-        get = context.get
-        return tuple(
-            [get(path) if type(path) is str else follow(context, path) for path in self._paths]
-        )
+        names, paths = self._paths
+        # ``map`` over the plain names runs no Python code: keys are taken for every region
+        # of every connection on every move (``manage.py bench moves``).
+        values = tuple(map(context.get, names))
+        if not paths:
+            return values
+        return values + tuple([follow(context, path) for path in paths])
 
     def context(self, context: dict[str, Any]) -> dict[str, Any]:
         """``context`` with the names of ``given`` added."""
@@ -52,9 +55,11 @@ class Region:
         return {**context, **{name: lookup(context, value) for name, value in self.given}}
 
     @functools.cached_property
-    def _paths(self) -> tuple[str | tuple[str, ...], ...]:
-        """Each name of ``uses``: as it is, or split at its dots."""
-        return tuple(tuple(name.split(".")) if "." in name else name for name in self.uses)
+    def _paths(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """The plain names of ``uses``, and its dotted ones split at their dots."""
+        names = tuple(name for name in self.uses if "." not in name)
+        paths = tuple(tuple(name.split(".")) for name in self.uses if "." in name)
+        return names, paths
 
 
 def lookup(context: dict[str, Any], name: str) -> Any:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy
 
 from ..engines.belote_cards import CONTRACT_INDEX, INDEX, trick_winner
 from . import Region
-from .words import call_name, card_name, declaration_name
+from .words import call_name, card_name, declaration_name, per_language
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -260,9 +260,10 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
     return rows
 
 
+@per_language
 def _team_labels() -> dict[str, Any]:
     """How the two teams are named: for a player "We" and "They", for a spectator by their
-    seats."""
+    seats (kept per language: read-only)."""
     return {"we": _("We"), "they": _("They"), "seats": (_("Seats 1 & 3"), _("Seats 2 & 4"))}
 
 

@@ -34,6 +34,7 @@ def per_language(
         def cached(*args):
             return in_language(get_language(), *args)
 
+        cached.in_language = in_language  # type: ignore[attr-defined]  (language known already)
         cached.cache_info = in_language.cache_info  # type: ignore[attr-defined]
         cached.cache_clear = in_language.cache_clear  # type: ignore[attr-defined]
         return cached  # type: ignore[return-value]
@@ -128,6 +129,7 @@ def card_count(count: int) -> str:
     return ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
 
 
+@per_language
 def call_name(call: str) -> str:
     """A Belote call in words: ``"H"`` → "Hearts", ``"NT"`` → "No trumps"."""
     name = CALL_NAMES.get(call)

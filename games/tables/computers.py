@@ -5,16 +5,19 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
+from ..presenters.words import per_language
 
-def bot_level_choices() -> list[tuple[str, str]]:
+
+@per_language
+def bot_level_choices() -> tuple[tuple[str, str], ...]:
     """The computer players' levels, as (value, name in the active language), weakest first
     (a game offers those its catalogue entry has)."""
-    return [
+    return (
         ("easy", _("easy")),
         ("normal", _("normal")),
         ("hard", _("hard")),
         ("expert", _("expert")),
-    ]
+    )
 
 
 #: The computer players' first names, one for each seat of the largest table: the players of

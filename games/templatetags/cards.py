@@ -8,6 +8,7 @@ from html import escape
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..presenters.words import (
@@ -60,10 +61,19 @@ def hand_group(hand: list[dict]) -> SafeString:
     """The player's hand (``{"card", "playable"}`` items), each card a button that plays it or
     a disabled one, in its labelled group (sent after most moves: one tag is cheaper than a
     template's loop)."""
-    cards = "".join(_hand_card(h["card"], bool(h["playable"])) for h in hand)
+    language = get_language()
+    card = _hand_card.in_language
+    cards = "".join(card(language, h["card"], bool(h["playable"])) for h in hand)
     return format_html(
-        '<div class="hand" role="group" aria-label="{}">{}</div>', _("Your hand"), mark_safe(cards)
+        '<div class="hand" role="group" aria-label="{}">{}</div>',
+        _your_hand.in_language(language),
+        mark_safe(cards),
     )
+
+
+@per_language
+def _your_hand() -> str:
+    return _("Your hand")
 
 
 @per_language
