@@ -262,7 +262,6 @@ STATUS = Region(
         "view.result",
         "view.winner",
         "my_turn",
-        "turn_began",
         "to_act_name",
         "seated",
         "played",  # a seat taken after the match (at a quick table) did not win or lose it

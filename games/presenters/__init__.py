@@ -62,6 +62,12 @@ class Region:
         return names, paths
 
 
+#: The version every play sends, and the version at which the viewer's turn began.
+PLAY_VERSION = Region(
+    "games/partials/play_version.html", uses=("version", "turn_began"), recurring=True
+)
+
+
 def lookup(context: dict[str, Any], name: str) -> Any:
     """The value of ``name`` ("view.phase") in ``context``; None when it is missing."""
     return follow(context, name.split("."))

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..engines.belote_cards import CONTRACT_INDEX, INDEX, trick_winner
-from . import Region
+from . import PLAY_VERSION, Region
 from .words import call_name, card_name, declaration_name, per_language
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
@@ -33,7 +33,7 @@ REGIONS = (
         "games/belote/felt.html",
         uses=("players", "trick", "resting", "seat_deadlines", "table.turn_seconds"),
     ),
-    Region("games/partials/play_version.html", uses=("version",), recurring=True),
+    PLAY_VERSION,
     Region(
         "games/belote/my_area.html",
         uses=(
