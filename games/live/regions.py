@@ -30,6 +30,8 @@ from ..presenters import ALWAYS, Region, lookup
 
 def render(region: Region, context: dict[str, Any]) -> str:
     """``region`` rendered alone in ``context``."""
+    if region.html is not None:
+        return region.html(region.context(context))
     return render_to_string(region.template, region.context(context))
 
 

@@ -7,6 +7,7 @@ the engine state, so it cannot leak hidden cards.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -31,6 +32,9 @@ class Region:
     given: tuple[tuple[str, str], ...] = ()
     #: What a connection remembers the region by (default: its template).
     name: str = ""
+    #: Renders the region from the context instead of ``template`` (which then only names
+    #: it): for a small region sent on every move, where a template's cost counts.
+    html: Callable[[dict[str, Any]], str] | None = None
 
     @property
     def id(self) -> str:
