@@ -44,13 +44,21 @@ class Region:
         """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
         if not self.uses:
             return ALWAYS
-        names, paths = self._paths
-        # ``map`` over the plain names runs no Python code: keys are taken for every region
-        # of every connection on every move (``manage.py bench moves``).
-        values = tuple(map(context.get, names))
-        if not paths:
-            return values
-        return values + tuple([follow(context, path) for path in paths])
+        names, items, paths = self._paths
+        # Keys are taken for every region of every connection on every move: ``map`` over
+        # names runs no Python code (``manage.py bench moves``).
+        key = tuple(map(context.get, names))
+        for head, rest in items:
+            value = context.get(head)
+            if isinstance(value, dict):
+                key += tuple(map(value.get, rest))
+            elif value is None:
+                key += (None,) * len(rest)
+            else:
+                key += tuple([getattr(value, name, None) for name in rest])
+        if paths:
+            key += tuple([follow(context, path) for path in paths])
+        return key
 
     def context(self, context: dict[str, Any]) -> dict[str, Any]:
         """``context`` with the names of ``given`` added."""
@@ -59,11 +67,18 @@ class Region:
         return {**context, **{name: lookup(context, value) for name, value in self.given}}
 
     @functools.cached_property
-    def _paths(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-        """The plain names of ``uses``, and its dotted ones split at their dots."""
+    def _paths(self) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...], tuple]:
+        """The plain names of ``uses``; its ``a.b`` names grouped by ``a``; longer ones split."""
         names = tuple(name for name in self.uses if "." not in name)
-        paths = tuple(tuple(name.split(".")) for name in self.uses if "." in name)
-        return names, paths
+        items: dict[str, list[str]] = {}
+        paths = []
+        for name in self.uses:
+            parts = name.split(".")
+            if len(parts) == 2:
+                items.setdefault(parts[0], []).append(parts[1])
+            elif len(parts) > 2:
+                paths.append(tuple(parts))
+        return names, tuple((head, tuple(rest)) for head, rest in items.items()), tuple(paths)
 
 
 #: The version every play sends, and the version at which the viewer's turn began.
