@@ -26,19 +26,19 @@ import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.models import Table
 from games.people import moderation
 from games.tables import play, rows, seating
 
+from .move_path import session_cookie
 from .stats import percentile
 
 #: The sweep of table counts run when ``--tables`` is not given.
@@ -79,16 +79,6 @@ class Seating:
 
     code: str
     cookies: list[str]
-
-
-def session_cookie(user: Any) -> str:
-    """A logged-in session for ``user``, as the ``Cookie`` header a browser would send."""
-    store = import_module(settings.SESSION_ENGINE).SessionStore()
-    store[SESSION_KEY] = user._meta.pk.value_to_string(user)
-    store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    store[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    store.create()
-    return f"{settings.SESSION_COOKIE_NAME}={store.session_key}"
 
 
 def make_players(count: int) -> list[str]:

@@ -216,10 +216,10 @@ async def test_stopping_waits_for_a_move_in_progress(monkeypatch):
     entered, release = threading.Event(), threading.Event()
     real_apply = moves.apply
 
-    def held_apply(*args):
+    def held_apply(*args, **options):
         entered.set()
         release.wait(10)
-        return real_apply(*args)
+        return real_apply(*args, **options)
 
     monkeypatch.setattr(moves, "apply", held_apply)
     autoplay.kick(table.pk)

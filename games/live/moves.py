@@ -8,6 +8,9 @@ reads or sockets; everything that moves a match goes through here.
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
@@ -18,18 +21,11 @@ from .batching import run_batched
 
 
 async def move(
-    table_id: int,
-    user: AbstractBaseUser | None,
-    action: str | None,
-    version: int,
-    *,
-    seat: int | None = None,
-    cover: bool = False,
-    timed_out: bool = False,
+    table_id: int, user: AbstractBaseUser | None, action: str | None, version: int, **options: Any
 ) -> Match | None:
-    """Make ``action`` at the table's match ``version`` for ``user`` (or for ``seat``: a
-    computer player; ``cover`` and ``timed_out`` as in :func:`games.tables.play.apply_action`) and
-    tell the table; with no ``action``, start the next deal if its pause has run out.
+    """Make ``action`` at the table's match ``version`` for ``user`` (``options``: as in
+    :func:`games.tables.play.apply_action`, e.g. a computer player's ``seat``) and tell the
+    table; with no ``action``, start the next deal if its pause has run out.
 
     Returns the match as the move left it (None for a pause's end). Raises what the service
     raises, having changed nothing.
@@ -40,7 +36,7 @@ async def move(
             await notify.send(group, notify.table_changed())
         return None
     # Batched: moves of tables that arrive together share a trip to the database thread.
-    moved = await run_batched(apply, table_id, user, action, version, seat, cover, timed_out)
+    moved = await run_batched(functools.partial(apply, table_id, user, action, version, **options))
     await notify.send(group, notify.table_changed(move=snapshots.move_news(moved)))
     if moved.match.status != Match.Status.RUNNING:
         await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
@@ -48,19 +44,11 @@ async def move(
 
 
 def apply(
-    table_id: int,
-    user: AbstractBaseUser | None,
-    action: str,
-    version: int,
-    seat: int | None = None,
-    cover: bool = False,
-    timed_out: bool = False,
+    table_id: int, user: AbstractBaseUser | None, action: str, version: int, **options: Any
 ) -> play.Position:
     """:func:`move`'s database half: the move, from this process's read when it is at
     ``version``; once committed, the position it led to is this process's read."""
     known = snapshots.position_at(table_id, version)
-    moved = play.apply_action(
-        table_id, user, action, version, seat=seat, cover=cover, timed_out=timed_out, known=known
-    )
+    moved = play.apply_action(table_id, user, action, version, known=known, **options)
     transaction.on_commit(lambda: snapshots.record_move(moved))
     return moved
