@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "axes",
     "csp",
     "games",
+    "benchmarks",
 ]
 
 MIDDLEWARE = [
@@ -68,7 +69,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "games.languages.AccountLanguageMiddleware",
+    "games.people.languages.AccountLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -235,7 +236,7 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
-# Limits per account and per address (games.limits): sockets open at once, tables waiting or
+# Limits per account and per address (games.tables.limits): sockets open at once, tables waiting or
 # playing at once, accounts created per hour, reports filed per hour, deal reviews worked out
 # per hour (a review already kept is read freely).
 MAX_SOCKETS_PER_ACCOUNT = int(os.environ.get("MAX_SOCKETS_PER_ACCOUNT", "20"))
@@ -256,10 +257,6 @@ BOT_PROCESSES = int(os.environ.get("BOT_PROCESSES", "1"))
 BOT_ANSWER_SECONDS = float(os.environ.get("BOT_ANSWER_SECONDS", "10"))
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
 TIMEOUTS_BEFORE_COVER = int(os.environ.get("TIMEOUTS_BEFORE_COVER", "3"))
-
-# The load benchmark (``manage.py loadtest``) turns this on in the server it starts: it routes
-# a bare group fan-out websocket (the benchmark's floor). Never needed in production.
-LOADTEST_FLOOR = env_bool("LOADTEST_FLOOR")
 
 # Presence: each server process refreshes its heartbeat this often while it holds table
 # sockets; a process silent for PRESENCE_STALE_SECONDS is taken for dead (killed, crashed) and

@@ -1,7 +1,7 @@
 """Moderation in the Django admin: users, tables, matches, chat and reports.
 
-Every moderation action goes through :mod:`games.moderation` and is written to the admin's log
-(``LogEntry``) with the moderator's name.
+Every moderation action goes through :mod:`games.people.moderation` and is written to the
+admin's log (``LogEntry``) with the moderator's name.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import moderation
+from . import live
 from .models import ChatMessage, Match, Move, Report, Sanction, Table
+from .people import moderation
 
 User = get_user_model()
 
@@ -119,7 +120,10 @@ class PlayerAdmin(UserAdmin):
             return page
         reason = request.sanction["reason"]
         for user in queryset.exclude(pk=request.user.pk):
-            moderation.ban(user, reason, request.user)
+            banned = moderation.ban(user, reason, request.user)
+            live.close_sockets(user.pk, banned=True)
+            for table_id in banned.table_ids:
+                live.announce(table_id)
             self.log_change(request, user, f"Banned: {reason}")
         self.message_user(request, _("Banned the selected players."))
         return None
@@ -225,7 +229,7 @@ class TableAdmin(admin.ModelAdmin):
     list_filter = ("game", "status", "is_private", "created_at")
     search_fields = ("code", "owner__username", "seats__user__username")
     list_select_related = ("owner",)
-    #: The next match's secret is shown to nobody, staff included (``games.fair_deals``).
+    #: The next match's secret is shown to nobody, staff included (``games.engines.fair_deals``).
     exclude = ("next_secret",)
     readonly_fields = ("code", "revision", "created_at", "updated_at")
     actions = ["abort_tables"]
@@ -239,6 +243,7 @@ class TableAdmin(admin.ModelAdmin):
     def abort_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
         for table in queryset.exclude(status=Table.Status.ABORTED):
             moderation.abort_table(table.pk)
+            live.announce(table.pk, lobby=True)
             self.log_change(request, table, "Aborted by a moderator")
         self.message_user(request, _("The tables were closed and their players told."))
 
@@ -254,18 +259,25 @@ class ChatMessageAdmin(admin.ModelAdmin):
     readonly_fields = ("table", "user", "text", "created_at")
     actions = ["hide_messages", "restore_messages"]
 
+    def set_hidden(self, queryset: QuerySet, hidden: bool) -> int:
+        """Hide or restore the messages; their tables' chats refresh live."""
+        count = queryset.count()
+        for table_id in moderation.set_hidden(queryset, hidden):
+            live.announce(table_id, chat=True)
+        return count
+
     @admin.action(description=_("Hide the selected messages"), permissions=["change"])
     def hide_messages(self, request: HttpRequest, queryset: QuerySet) -> None:
         for message in queryset:
             self.log_change(request, message, "Hidden")
-        count = moderation.set_hidden(queryset, True)
+        count = self.set_hidden(queryset, True)
         self.message_user(request, ngettext("Hid %d message.", "Hid %d messages.", count) % count)
 
     @admin.action(description=_("Restore the selected messages"), permissions=["change"])
     def restore_messages(self, request: HttpRequest, queryset: QuerySet) -> None:
         for message in queryset:
             self.log_change(request, message, "Restored")
-        count = moderation.set_hidden(queryset, False)
+        count = self.set_hidden(queryset, False)
         self.message_user(
             request, ngettext("Restored %d message.", "Restored %d messages.", count) % count
         )

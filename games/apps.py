@@ -9,10 +9,12 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from . import catalog, signals
+        from . import catalog
         from .catalog import belote, grabush
-        from .live import snapshots  # noqa: F401  (receives play.move_committed)
+        from .live import sign_out
+        from .people import signals
 
         catalog.register(belote.GAME)
         catalog.register(grabush.GAME)
         signals.connect()
+        sign_out.connect()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from .moderation import active_mute
+from .people.moderation import active_mute
 
 
 def sanctions(request: HttpRequest) -> dict:

@@ -8,6 +8,7 @@ can be replayed (seed + options + moves through the engine).
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -16,9 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from . import fair_deals
 from .catalog import game_choices
-from .computers import computer_name
+from .engines import fair_deals
+from .tables.computers import computer_name
 
 
 def new_invite_code() -> str:
@@ -62,8 +63,8 @@ class Table(models.Model):
     revision = models.PositiveIntegerField(default=0, verbose_name=_("revision"))
     #: Seats whose players asked for a rematch after the last match.
     rematch_votes = models.JSONField(default=list, blank=True, verbose_name=_("rematch votes"))
-    #: The server's secret for the next match's deals (``games.fair_deals``): never shown; its
-    #: commitment is, before any contribution is taken.
+    #: The server's secret for the next match's deals (``games.engines.fair_deals``): never
+    #: shown; its commitment is, before any contribution is taken.
     next_secret = models.CharField(
         _("secret of the next match"), max_length=64, default=fair_deals.new_secret
     )
@@ -150,7 +151,7 @@ class Match(models.Model):
     game = models.CharField(_("game"), max_length=20, choices=game_choices)
     options = models.JSONField(_("options"), default=dict, blank=True)
     #: The deals come from the seed (``games.engines.chance``), the seed from the secret and
-    #: the contributions (``games.fair_deals``); none of the three is shown while it runs.
+    #: the contributions (``games.engines.fair_deals``); none of the three is shown while it runs.
     seed = models.CharField(_("seed"), max_length=64, default=new_seed)
     secret = models.CharField(_("secret"), max_length=64, blank=True)
     contributions = models.JSONField(_("contributions"), default=list, blank=True)
@@ -308,7 +309,7 @@ class Move(models.Model):
 
 
 class Rating(models.Model):
-    """A user's current OpenSkill rating in one game (see :mod:`games.ratings`)."""
+    """A user's current OpenSkill rating in one game (see :mod:`games.records.ratings`)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -319,7 +320,8 @@ class Rating(models.Model):
     game = models.CharField(_("game"), max_length=20, choices=game_choices)
     mu = models.FloatField(verbose_name=_("skill (mu)"))
     sigma = models.FloatField(verbose_name=_("uncertainty (sigma)"))
-    #: The displayed rating, ``games.ratings.display_rating(mu, sigma)`` (leaderboards sort by it).
+    #: The displayed rating, ``games.records.ratings.display_rating(mu, sigma)`` (leaderboards
+    #: sort by it).
     rating = models.IntegerField(_("rating"))
     games = models.PositiveIntegerField(_("rated matches"), default=0)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
@@ -421,6 +423,13 @@ class Server(models.Model):
         return self.name
 
 
+class PresenceQuerySet(models.QuerySet):
+    def live(self) -> PresenceQuerySet:
+        """Presences held by server processes that are still beating."""
+        cutoff = timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
+        return self.filter(server__seen_at__gte=cutoff)
+
+
 class Presence(models.Model):
     """One open websocket of a user at a table (presence dots; several tabs allowed)."""
 
@@ -435,6 +444,8 @@ class Presence(models.Model):
     )
     channel_name = models.CharField(max_length=200, unique=True, verbose_name=_("channel"))
     connected_at = models.DateTimeField(auto_now_add=True, verbose_name=_("connected at"))
+
+    objects = PresenceQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("presence")
@@ -532,7 +543,7 @@ class Report(models.Model):
 
 
 class UsernameSkeleton(models.Model):
-    """How a user's name looks (:func:`games.text.skeleton`), kept for every user: sign-up
+    """How a user's name looks (:func:`games.people.text.skeleton`), kept for every user: sign-up
     refuses a name that looks like a taken one with one indexed look-up."""
 
     user = models.OneToOneField(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import languages
+from .people import languages
 from .views import accounts, fair, health, history, home, reports, tables
 
 urlpatterns = [

@@ -21,8 +21,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from . import fair_deals
-from .engines import belote, chance, grabush
+from .engines import belote, chance, fair_deals, grabush
 
 FORMAT = "cardroom-match-log"
 VERSION = 1

@@ -16,8 +16,8 @@ from django.core.cache.backends import locmem
 from django.db import connections
 from django.utils import translation
 
-from games import play, tables
 from games.live import autoplay, presence, regions, snapshots
+from games.tables import play, rows, seating
 
 from . import communicators, live
 from .servers import ServerProcess
@@ -149,9 +149,9 @@ def started(db):
         for i in range(4)
     ]
     options = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
-    table = tables.create_table(users[0], "belote", options, is_private=True)
+    table = rows.create_table(users[0], "belote", options, is_private=True)
     for index, user in enumerate(users):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     return table, users
 

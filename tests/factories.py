@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from games import play, tables
 from games.engines import belote
 from games.models import Match, Table
+from games.tables import play, rows, seating
 
 OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
 
@@ -17,9 +17,9 @@ def make_players(count: int = 4):
 
 
 def seated_table(users) -> Table:
-    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
+    table = rows.create_table(users[0], "belote", OPTIONS, is_private=True)
     for index, user in enumerate(users[:4]):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     return table
 
 
@@ -35,7 +35,7 @@ def finish_match(table: Table, users) -> Match:
         seat = state.to_act
         match = play.apply_action(
             table.pk, users[seat], belote.legal_actions(state, seat)[-1], match.version
-        )
+        ).match
         state = belote.loads(match.state)
     return match
 

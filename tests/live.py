@@ -14,7 +14,7 @@ from django.test import Client
 
 from cardroom.asgi import application
 from games.live import notify
-from games.templatetags.cards import card_name
+from games.presenters.words import card_name
 
 CARD_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 #: How long a test waits for a frame it expects: long enough for a busy machine (waits end as

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from games import reviews
+from games.records import reviews
 
 
 def where(

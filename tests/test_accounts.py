@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
 
-from games import tables
+from games.tables import rows
 
 from .factories import OPTIONS
 
@@ -41,7 +41,7 @@ def _link(html: str, text: str) -> str:
 
 def test_an_invited_friend_signs_up_and_lands_at_the_table(client, make_user):
     host = make_user("host")
-    table = tables.create_table(host, "belote", OPTIONS, is_private=True)
+    table = rows.create_table(host, "belote", OPTIONS, is_private=True)
     invite = reverse("table", args=[table.code])
     login_page = client.get(invite, follow=True)
     assert login_page.redirect_chain[-1][0].startswith(reverse("login"))

@@ -13,8 +13,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import moderation, play
 from games.models import Match
+from games.people import moderation
+from games.tables import play
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 from .test_grabush_live import start as start_grabush
@@ -106,7 +107,7 @@ def test_a_running_grabush_match_keeps_its_penalty_card_secret():
     table = start_grabush(users)
     assert play.apply_chat_rule(table.pk, users[1])  # side 1 talked: seats 0 and 2 get a right
     match = Match.objects.get(table=table)
-    match = play.apply_action(table.pk, users[2], PENALTY, match.version)
+    match = play.apply_action(table.pk, users[2], PENALTY, match.version).match
     match.refresh_from_db()
     assert match.status == Match.Status.RUNNING and match.last_action == PENALTY
     hidden = secrets(match) | {"3H"}

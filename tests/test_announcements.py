@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from games import play
 from games.engines import belote, grabush
 from games.live import frames, regions, snapshots
 from games.models import Match
+from games.presenters import PLAY_VERSION
 from games.presenters import belote as belote_presenter
 from games.presenters import grabush as grabush_presenter
+from games.tables import play
 
 from .engines.belote_helpers import stack
 from .engines.grabush_helpers import craft
@@ -338,12 +339,14 @@ def test_the_status_marks_the_version_a_players_turn_began(started):
     seat = belote.loads(match.state).to_act
 
     def status() -> str:
-        return regions.render(frames.STATUS, frames.table_context(table, users[seat]))
+        context = frames.table_context(table, users[seat])
+        return regions.render(frames.STATUS, context) + regions.render(PLAY_VERSION, context)
 
     assert f'data-turn-began="{match.version}"' in status()  # the first turn of the match
     for action in ["H", "pass", "pass", "pass"]:  # back to the bidder, who leads
         mover = belote.loads(match.state).to_act
-        match = play.apply_action(table.pk, users[mover], action, match.version)
+        match = play.apply_action(table.pk, users[mover], action, match.version).match
         on_turn = belote.loads(match.state).to_act == seat
         assert ("your-turn" in status()) == on_turn
+        assert ("data-turn-began" in status()) == on_turn
     assert f'data-turn-began="{match.version}"' in status()

@@ -20,10 +20,10 @@ from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
 from django.utils import timezone
 
-from games import play, tables
 from games.live import autoplay, thinking
 from games.live.workers import BotWorker
 from games.models import Match, Move, Table
+from games.tables import play, rows, seating
 
 from .factories import OPTIONS, make_players, match_of, start_with_dealer
 from .live import connect
@@ -49,10 +49,10 @@ DELAY = 3.0
 
 def table_with_bots(owner, **extra) -> Table:
     """A Belote table: ``owner`` in seat 0, computers in the others."""
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
-    tables.take_seat(table.pk, owner, 0)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
+    seating.take_seat(table.pk, owner, 0)
     for seat in (1, 2, 3):
-        tables.set_bot(table.pk, owner, seat, "easy")
+        seating.set_bot(table.pk, owner, seat, "easy")
     return table
 
 
@@ -103,7 +103,7 @@ async def bot_worker(layer) -> AsyncIterator[None]:
             message = await layer.receive(thinking.CHANNEL)
             if stopping:
                 return
-            await sync_to_async(BotWorker().bot_move)(message)
+            await BotWorker().bot_move(message)
 
     task = asyncio.ensure_future(work())
     try:
@@ -195,8 +195,8 @@ async def test_a_deals_pause_ends_while_a_spectator_reconnects(settings):
     owner, spectator = await sync_to_async(make_players)(2)
 
     def paused() -> tuple[Table, Match]:
-        table = tables.create_table(owner, "belote", PAUSED, is_private=True)
-        tables.fill_with_bots(table.pk, owner, "easy")
+        table = rows.create_table(owner, "belote", PAUSED, is_private=True)
+        seating.fill_with_bots(table.pk, owner, "easy")
         play.start_match(table.pk, owner)
         match = play_deal(table, [owner, None, None, None])
         # The result shows for another second (a shorter pause than a table may have).

@@ -10,13 +10,14 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import moderation, tables
 from games.engines import belote
-from games.live import autoplay
+from games.live import autoplay, moves
 from games.models import Match, MatchPlayer, Move, Table
+from games.tables import rows, seating
 
 from .factories import OPTIONS, make_players, start_with_dealer
 from .live import FRAME_TIMEOUT, connect, receive_until, send, version_mark
+from .test_moderation import admin_action, staff_client
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -26,10 +27,10 @@ pytestmark = [
 
 
 def table_with_bots(owner, levels=("easy", "normal", "hard"), **extra) -> Table:
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
-    tables.take_seat(table.pk, owner, 0)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
+    seating.take_seat(table.pk, owner, 0)
     for seat, level in enumerate(levels, start=1):
-        tables.set_bot(table.pk, owner, seat, level)
+        seating.set_bot(table.pk, owner, seat, level)
     return table
 
 
@@ -49,7 +50,7 @@ async def wait_for_turn(communicator, table: Table, seat: int) -> belote.State:
 
 async def test_the_creator_seats_bots_and_plays_a_deal_with_them():
     (owner,) = await sync_to_async(make_players)(1)
-    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
+    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
     me = await connect(owner, f"/ws/table/{table.code}/")
     # The creator sits already.
     assert "player0 (you)" in await me.receive_from(timeout=FRAME_TIMEOUT)
@@ -150,11 +151,11 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
     settings.AWAY_GRACE_SECONDS = 0
     users = await sync_to_async(make_players)(2)
     owner, friend = users
-    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
-    await sync_to_async(tables.take_seat)(table.pk, owner, 0)
-    await sync_to_async(tables.take_seat)(table.pk, friend, 2)
+    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
+    await sync_to_async(seating.take_seat)(table.pk, owner, 0)
+    await sync_to_async(seating.take_seat)(table.pk, friend, 2)
     for seat in (1, 3):
-        await sync_to_async(tables.set_bot)(table.pk, owner, seat, "normal")
+        await sync_to_async(seating.set_bot)(table.pk, owner, seat, "normal")
     await sync_to_async(start_with_dealer)(table, owner, dealer=1)  # the friend plays first
     watcher = await connect(owner, f"/ws/table/{table.code}/")
     leaver = await connect(friend, f"/ws/table/{table.code}/")
@@ -168,14 +169,17 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
 async def test_a_banned_players_seat_is_handed_to_a_bot():
     users = await sync_to_async(make_players)(2)
     owner, cheat = users
-    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
-    await sync_to_async(tables.take_seat)(table.pk, owner, 0)
-    await sync_to_async(tables.take_seat)(table.pk, cheat, 1)
+    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
+    await sync_to_async(seating.take_seat)(table.pk, owner, 0)
+    await sync_to_async(seating.take_seat)(table.pk, cheat, 1)
     for seat in (2, 3):
-        await sync_to_async(tables.set_bot)(table.pk, owner, seat, "easy")
+        await sync_to_async(seating.set_bot)(table.pk, owner, seat, "easy")
     await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # the cheat plays first
     me = await connect(owner, f"/ws/table/{table.code}/")
-    await sync_to_async(moderation.ban)(cheat, "Cheating", owner)
+    client, _moderator = await sync_to_async(staff_client)()
+    await sync_to_async(admin_action)(
+        client, "auth_user", "ban_users", [cheat.pk], apply="1", reason="Cheating"
+    )
     state = await wait_for_turn(me, table, 0)
     assert state.to_act == 0
     match = await sync_to_async(match_of)(table)
@@ -185,7 +189,7 @@ async def test_a_banned_players_seat_is_handed_to_a_bot():
 
 async def test_only_the_creator_seats_bots():
     owner, guest = await sync_to_async(make_players)(2)
-    table = await sync_to_async(tables.create_table)(owner, "belote", OPTIONS, is_private=True)
+    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
     socket = await connect(guest, f"/ws/table/{table.code}/")
     await send(socket, op="bot", seat="1", level="hard")
     assert "Only the table&#x27;s creator" in await receive_until(socket, "flash-visible")
@@ -205,14 +209,14 @@ async def test_stopping_waits_for_a_move_in_progress(monkeypatch):
     table = await sync_to_async(table_with_bots)(owner)
     match = await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # seat 1, a bot
     entered, release = threading.Event(), threading.Event()
-    real_play = autoplay.play_pending
+    real_apply = moves.apply
 
-    def held_play(pending, action):
+    def held_apply(*args, **options):
         entered.set()
         release.wait(10)
-        return real_play(pending, action)
+        return real_apply(*args, **options)
 
-    monkeypatch.setattr(autoplay, "play_pending", held_play)
+    monkeypatch.setattr(moves, "apply", held_apply)
     autoplay.kick(table.pk)
     assert await asyncio.to_thread(entered.wait, 10)
     stopping = asyncio.ensure_future(autoplay.stop_all())

@@ -8,9 +8,10 @@ import random
 import pytest
 from django.utils import timezone
 
-from games import fair_deals, play, tables
+from games.engines import fair_deals
 from games.live import autoplay
 from games.models import Match, Seat
+from games.tables import play, rows
 from tests.factories import OPTIONS, make_players, match_of
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +23,7 @@ def draws(rng: random.Random) -> list[float]:
 
 def test_a_computers_randomness_needs_the_secret_seed_and_replays_from_it():
     (alice,) = make_players(1)
-    table = tables.create_table(alice, "belote", OPTIONS, is_private=True)
+    table = rows.create_table(alice, "belote", OPTIONS, is_private=True)
     Seat.objects.filter(table=table).exclude(index=0).update(bot_level="easy")
     play.start_match(table.pk, alice)
     match = match_of(table)

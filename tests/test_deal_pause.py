@@ -8,11 +8,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import play, tables
 from games.engines import belote
 from games.live import autoplay
 from games.live.frames import render_frame, table_context
 from games.models import Match, MatchPlayer
+from games.tables import play, rows, seating
 from tests.factories import OPTIONS, make_players, match_of
 from tests.pages import by_id
 
@@ -22,9 +22,9 @@ PAUSED = {**OPTIONS, "deal_pause": 10}
 
 
 def paused_table(users, options=PAUSED):
-    table = tables.create_table(users[0], "belote", options, is_private=True)
+    table = rows.create_table(users[0], "belote", options, is_private=True)
     for index, user in enumerate(users[:4]):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     return table
 
@@ -49,7 +49,7 @@ def play_deal(table, users) -> Match:
         user = users[seat]
         match = play.apply_action(
             table.pk, user, next_action(state), match.version, seat=None if user else seat
-        )
+        ).match
         state = belote.loads(match.state)
     return match
 
@@ -63,7 +63,7 @@ def test_a_finished_deal_pauses_the_table_and_refuses_the_next_move():
     assert match.turn_started_at == match.paused_until  # the first bidder's timer waits too
     state = belote.loads(match.state)
     seat = state.to_act
-    with pytest.raises(tables.TableError, match="next one starts"):
+    with pytest.raises(rows.TableError, match="next one starts"):
         play.apply_action(
             table.pk, users[seat], belote.legal_actions(state, seat)[0], match.version
         )
@@ -81,7 +81,7 @@ def test_the_next_deal_starts_once_every_human_is_ready():
     assert play.ready_for_next_deal(table.pk, users[3])
     match = match_of(table)
     assert match.paused_until is None
-    with pytest.raises(tables.TableError, match="already started"):
+    with pytest.raises(rows.TableError, match="already started"):
         play.ready_for_next_deal(table.pk, users[0])
     state = belote.loads(match.state)
     seat = state.to_act
@@ -95,7 +95,7 @@ def test_a_thrown_in_deal_does_not_pause():
     match = match_of(table)
     for _ in range(4):
         state = belote.loads(match.state)
-        match = play.apply_action(table.pk, users[state.to_act], "pass", match.version)
+        match = play.apply_action(table.pk, users[state.to_act], "pass", match.version).match
     assert len(belote.deal_results(belote.loads(match.state))) == 1
     assert match.paused_until is None
 
@@ -117,7 +117,7 @@ def test_a_spectator_cannot_end_the_pause():
     users = make_players(5)
     table = paused_table(users)
     play_deal(table, users)
-    with pytest.raises(tables.TableError, match="not playing"):
+    with pytest.raises(rows.TableError, match="not playing"):
         play.ready_for_next_deal(table.pk, users[4])
     assert play.pause_active(match_of(table))
 
@@ -135,8 +135,8 @@ def test_the_pause_ends_when_its_time_is_up_and_not_before():
 
 def test_computer_players_wait_for_the_pause_to_end():
     users = make_players(1)
-    table = tables.create_table(users[0], "belote", PAUSED, is_private=True)
-    tables.fill_with_bots(table.pk, users[0], "easy")
+    table = rows.create_table(users[0], "belote", PAUSED, is_private=True)
+    seating.fill_with_bots(table.pk, users[0], "easy")
     play.start_match(table.pk, users[0])
     match = play_deal(table, [users[0], None, None, None])
     pending = autoplay.pending_move(table.pk)
@@ -147,14 +147,14 @@ def test_computer_players_wait_for_the_pause_to_end():
 @pytest.mark.parametrize(("options", "humans"), [({**OPTIONS, "deal_pause": 0}, 4), (PAUSED, 0)])
 def test_no_pause_without_the_option_or_without_humans(options, humans):
     users = make_players(max(humans, 1))
-    table = tables.create_table(users[0], "belote", options, is_private=True)
+    table = rows.create_table(users[0], "belote", options, is_private=True)
     if humans:
         for index, user in enumerate(users):
-            tables.take_seat(table.pk, user, index)
+            seating.take_seat(table.pk, user, index)
     else:
-        tables.fill_with_bots(table.pk, users[0], "easy")
-        tables.leave_seat(table.pk, users[0])
-        tables.set_bot(table.pk, users[0], 0, "easy")
+        seating.fill_with_bots(table.pk, users[0], "easy")
+        seating.leave_seat(table.pk, users[0])
+        seating.set_bot(table.pk, users[0], 0, "easy")
     play.start_match(table.pk, users[0])
     match = play_deal(table, users if humans else [None] * 4)
     assert match.paused_until is None

@@ -8,10 +8,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import history, play, tables
 from games.catalog import get_game
 from games.engines import belote
 from games.models import DealReview, Match, Table
+from games.records import history
+from games.tables import play, rows, seating
 
 from .factories import OPTIONS, make_players
 from .test_history import start_and_finish
@@ -68,9 +69,9 @@ def test_thrown_in_deals_running_matches_and_grabush_have_no_review():
         assert client.get(reverse("deal_review", args=[match.pk, thrown[0]])).status_code == 404
     assert client.get(reverse("deal_review", args=[match.pk, 99])).status_code == 404
     users = [player.user for player in match.players.order_by("seat")]
-    table = tables.create_table(users[0], "belote", OPTIONS, is_private=False)
+    table = rows.create_table(users[0], "belote", OPTIONS, is_private=False)
     for seat in (1, 2, 3):
-        tables.take_seat(table.pk, users[seat], seat)
+        seating.take_seat(table.pk, users[seat], seat)
     running = play.start_match(table.pk, users[0])
     assert client.get(reverse("deal_review", args=[running.pk, 1])).status_code == 404
 

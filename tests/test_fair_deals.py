@@ -13,9 +13,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import fair_deals, history, play, tables
-from games.engines import belote, chance, grabush
+from games.engines import belote, chance, fair_deals, grabush
 from games.models import Match, Seat, Table
+from games.records import history
+from games.tables import play, rows, seating
 from games.verify import verify
 
 from .factories import OPTIONS, make_players, match_of
@@ -95,11 +96,11 @@ def test_a_draw_below_n_is_unbiased_and_redraws_past_the_last_multiple():
 @pytest.mark.django_db
 def test_a_match_takes_the_committed_secret_and_the_seated_players_contributions():
     users = make_players(4)
-    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
+    table = rows.create_table(users[0], "belote", OPTIONS, is_private=True)
     committed = table.next_secret
-    tables.take_seat(table.pk, users[1], 1, MINE)
-    tables.take_seat(table.pk, users[2], 2)  # a browser without one adds none
-    tables.take_seat(table.pk, users[3], 3, YOURS)
+    seating.take_seat(table.pk, users[1], 1, MINE)
+    seating.take_seat(table.pk, users[2], 2)  # a browser without one adds none
+    seating.take_seat(table.pk, users[3], 3, YOURS)
     match = play.start_match(table.pk, users[0], "b2" * 32)
     contributions = [
         {"seat": 0, "value": "b2" * 32},
@@ -118,9 +119,9 @@ def test_a_match_takes_the_committed_secret_and_the_seated_players_contributions
 @pytest.mark.django_db
 def test_computer_players_add_nothing_and_a_rematch_takes_new_contributions():
     users = make_players(2)
-    table = tables.create_table(users[0], "grabush", {"players": 4}, is_private=False)
-    tables.take_seat(table.pk, users[1], 2, MINE)
-    tables.fill_with_bots(table.pk, users[0], "easy")
+    table = rows.create_table(users[0], "grabush", {"players": 4}, is_private=False)
+    seating.take_seat(table.pk, users[1], 2, MINE)
+    seating.fill_with_bots(table.pk, users[0], "easy")
     first = play.start_match(table.pk, users[0])
     assert first.contributions == [{"seat": 2, "value": MINE}]
     Match.objects.filter(pk=first.pk).update(status=Match.Status.FINISHED)
@@ -135,17 +136,17 @@ def test_computer_players_add_nothing_and_a_rematch_takes_new_contributions():
 @pytest.mark.parametrize("bad", ["A1" * 32, "a1" * 31, "zz" * 32, "a1" * 32 + "0"])
 def test_a_malformed_contribution_is_refused_and_changes_nothing(bad):
     users = make_players(2)
-    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
-    with pytest.raises(tables.TableError, match="64 hexadecimal digits"):
-        tables.take_seat(table.pk, users[1], 1, bad)
+    table = rows.create_table(users[0], "belote", OPTIONS, is_private=True)
+    with pytest.raises(rows.TableError, match="64 hexadecimal digits"):
+        seating.take_seat(table.pk, users[1], 1, bad)
     assert not Seat.objects.filter(table=table, user=users[1]).exists()
     # Nor does a start or a rematch vote carrying one.
-    tables.take_seat(table.pk, users[1], 1)
+    seating.take_seat(table.pk, users[1], 1)
     table.refresh_from_db()
     secret = table.next_secret
-    with pytest.raises(tables.TableError, match="64 hexadecimal digits"):
+    with pytest.raises(rows.TableError, match="64 hexadecimal digits"):
         play.start_match(table.pk, users[0], bad)
-    with pytest.raises(tables.TableError, match="64 hexadecimal digits"):
+    with pytest.raises(rows.TableError, match="64 hexadecimal digits"):
         play.vote_rematch(table.pk, users[0], bad)
     table.refresh_from_db()
     assert not Match.objects.filter(table=table).exists()
@@ -173,7 +174,7 @@ def pages(client: Client, table: Table, match: Match) -> dict[str, tuple[int, st
 async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends():
     users = await sync_to_async(make_players)(5)
     options = {**OPTIONS, "target": 11}
-    table = await sync_to_async(tables.create_table)(users[0], "belote", options, is_private=False)
+    table = await sync_to_async(rows.create_table)(users[0], "belote", options, is_private=False)
     path = f"/ws/table/{table.code}/"
     sockets = [await connect(user, path) for user in users]  # four players and a spectator
     lobby = await connect(users[4], "/ws/lobby/")  # its frames queue up until read at the end
@@ -243,15 +244,15 @@ async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends()
 @pytest.mark.django_db
 def test_the_log_lists_what_the_match_dealt_and_did():
     users = make_players(4)
-    table = tables.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=True)
+    table = rows.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=True)
     for seat in (1, 2, 3):
-        tables.take_seat(table.pk, users[seat], seat)
+        seating.take_seat(table.pk, users[seat], seat)
     play.start_match(table.pk, users[0], MINE)
     match = match_of(table)
     state = belote.loads(match.state)
     while state.to_act is not None:
         action = belote.legal_actions(state, state.to_act)[-1]
-        match = play.apply_action(table.pk, users[state.to_act], action, match.version)
+        match = play.apply_action(table.pk, users[state.to_act], action, match.version).match
         state = belote.loads(match.state)
     log = history.match_log(match)
     assert log["contributions"] == [{"seat": 0, "value": MINE}]

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 import pytest
 from channels.db import database_sync_to_async as sync_to_async
 
-from games import tables
 from games.engines import belote
 from games.models import Match, MatchPlayer, Move, Server, Table
+from games.tables import rows, seating
 
 from .factories import OPTIONS, make_players, match_of, start_with_dealer
 from .live import session_cookie
@@ -97,11 +97,11 @@ def state_version(table: Table) -> int:
 
 def owner_friend_bots() -> tuple:
     owner, friend = make_players(2)
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True)
-    tables.take_seat(table.pk, owner, 0)
-    tables.take_seat(table.pk, friend, 2)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
+    seating.take_seat(table.pk, owner, 0)
+    seating.take_seat(table.pk, friend, 2)
     for seat in (1, 3):
-        tables.set_bot(table.pk, owner, seat, "easy")
+        seating.set_bot(table.pk, owner, seat, "easy")
     start_with_dealer(table, owner, dealer=3)  # the owner acts first
     return owner, friend, table
 
@@ -187,9 +187,9 @@ def test_two_server_processes_play_one_table(servers):
     Redis: every move made through either process reaches all four; two tabs of one player on
     different processes sending the same move at once apply it exactly once."""
     users = make_players(4)
-    table = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
+    table = rows.create_table(users[0], "belote", OPTIONS, is_private=True)
     for seat, user in enumerate(users):
-        tables.take_seat(table.pk, user, seat)
+        seating.take_seat(table.pk, user, seat)
     start_with_dealer(table, users[0], dealer=3)
     pair = [ServerProcess(), ServerProcess()]
     servers.extend(pair)

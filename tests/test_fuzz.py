@@ -24,13 +24,13 @@ from django.utils import timezone
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from games import tables
 from games.engines import belote
-from games.forms import ReportForm
 from games.live import autoplay, presence
 from games.live.consumers import TableConsumer
 from games.models import ChatMessage, MatchPlayer, Move, Report, Sanction, Seat, Table
+from games.tables import rows, seating
 from games.views.accounts import SignupForm
+from games.views.forms import ReportForm
 from games.views.tables import new_table_forms
 
 from .factories import OPTIONS, make_players, match_of, start_with_dealer
@@ -178,10 +178,10 @@ def snapshot(table: Table) -> tuple:
 def running_table():
     """A private Belote table, match running, the owner (seat 0) to act; everyone muted."""
     owner, *others = make_players(4)
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
     for seat, user in enumerate([owner, *others[:2]]):
-        tables.take_seat(table.pk, user, seat)
-    tables.set_bot(table.pk, owner, 3, "easy")
+        seating.take_seat(table.pk, user, seat)
+    seating.set_bot(table.pk, owner, 3, "easy")
     start_with_dealer(table, owner, dealer=3)
     for user in [owner, *others]:
         Sanction.objects.create(

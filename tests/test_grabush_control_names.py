@@ -11,11 +11,11 @@ from html.parser import HTMLParser
 import pytest
 from django.template.loader import render_to_string
 
-from games import play, tables
 from games.engines import grabush
 from games.live import frames
 from games.models import Match
 from games.presenters import grabush as presenter
+from games.tables import play, rows, seating
 
 from .engines.grabush_helpers import craft
 from .factories import make_players
@@ -211,8 +211,8 @@ def test_the_table_page_a_player_receives_names_each_control_after_what_it_shows
     """The live frame a seated player gets (status, seats, chat and the board), each pick."""
     users = make_players(2)
     options = {"players": 2, "stock_size": 20, "table_talk_penalty": True}
-    table = tables.create_table(users[0], "grabush", options, is_private=True)
-    tables.take_seat(table.pk, users[1], 1)
+    table = rows.create_table(users[0], "grabush", options, is_private=True)
+    seating.take_seat(table.pk, users[1], 1)
     play.start_match(table.pk, users[0])
     state = grabush.loads(Match.objects.get(table=table).state)
     user = users[state.to_act]

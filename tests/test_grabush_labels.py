@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import play, tables
 from games.engines import grabush
 from games.live import frames
 from games.presenters import grabush as presenter
+from games.tables import play, rows, seating
 
 from .factories import make_players
 
@@ -32,8 +32,8 @@ def test_a_spectator_reads_the_sides_by_their_seats_and_has_no_partner():
 def test_the_chat_box_warns_of_table_talk_only_while_a_game_with_the_rule_runs(penalty):
     users = make_players(3)
     options = {"players": 2, "stock_size": 20, "table_talk_penalty": penalty}
-    table = tables.create_table(users[0], "grabush", options, is_private=True)
-    tables.take_seat(table.pk, users[1], 1)
+    table = rows.create_table(users[0], "grabush", options, is_private=True)
+    seating.take_seat(table.pk, users[1], 1)
     before = frames.render_frame(table, users[2], full=True)
     assert "Table talk" not in before
     play.start_match(table.pk, users[0])

@@ -8,9 +8,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
-from games import play, tables
 from games.engines import grabush
 from games.models import Match, Move, Table
+from games.tables import play, rows, seating
 
 from .engines.grabush_helpers import craft
 from .live import connect, leaked_cards, receive_until, send, version_mark
@@ -39,9 +39,9 @@ def position() -> grabush.State:
 
 
 def start(users) -> Table:
-    table = tables.create_table(users[0], "grabush", OPTIONS, is_private=True)
+    table = rows.create_table(users[0], "grabush", OPTIONS, is_private=True)
     for index, user in enumerate(users[:4]):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     Match.objects.filter(table=table).update(state=grabush.dumps(position()))
     return table

@@ -12,13 +12,13 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.template.loader import render_to_string
 
-from games import play, tables
 from games.engines import grabush
 from games.live import frames
 from games.live.regions import render as render_region
 from games.live.regions import restricted
 from games.models import Match, Table
 from games.presenters import grabush as presenter
+from games.tables import play, rows, seating
 
 from .engines.grabush_helpers import craft
 from .live import FRAME_TIMEOUT, connect, frames_until, heard, send, settle, version_mark
@@ -69,9 +69,9 @@ def choose(state: grabush.State, rng: random.Random) -> tuple[int, str]:
 
 
 def start_with(users, state: grabush.State) -> Table:
-    table = tables.create_table(users[0], "grabush", OPTIONS, is_private=True)
+    table = rows.create_table(users[0], "grabush", OPTIONS, is_private=True)
     for index, user in enumerate(users[:4]):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     Match.objects.filter(table=table).update(state=grabush.dumps(state))
     return table

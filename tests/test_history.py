@@ -12,10 +12,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from games import history, play, ratings, tables
 from games.catalog import get_game
 from games.models import Match, MatchPlayer, Move, Outcome, Rating, RatingChange, Seat, Table
-from games.replay import final_state
+from games.records import history, ratings
+from games.records.replay import final_state
+from games.tables import play, rows, seating
 
 from .factories import OPTIONS, make_players
 
@@ -28,10 +29,10 @@ def new_table(users, game: str = "belote", options=None, bots: dict[int, str] | 
     """A table with ``users`` seated in order (``None`` leaves a seat for a bot in ``bots``)."""
     options = options or (BELOTE_FAST if game == "belote" else GRABUSH_2)
     owner = next(user for user in users if user is not None)
-    table = tables.create_table(owner, game, options, is_private=False)
+    table = rows.create_table(owner, game, options, is_private=False)
     for index, user in enumerate(users):
         if user is not None:
-            tables.take_seat(table.pk, user, index)
+            seating.take_seat(table.pk, user, index)
     for index, level in (bots or {}).items():
         Seat.objects.filter(table=table, index=index).update(bot_level=level)
     return table
@@ -56,7 +57,7 @@ def play_out(table: Table, users, rng: random.Random, chat: float = 0.0) -> Matc
         action = rng.choice(engine.legal_actions(state, seat))
         match = play.apply_action(
             table.pk, user, action, match.version, seat=seat if user is None else None
-        )
+        ).match
         state = engine.loads(match.state)
     return match
 

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import play
+from games.tables import play
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 

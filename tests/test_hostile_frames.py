@@ -7,11 +7,11 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import chat, play
 from games.engines import belote
 from games.live import consumers, notify
 from games.live.consumers import BadFrame, parse_frame
 from games.models import ChatMessage, MatchPlayer, Presence
+from games.tables import chat, play
 
 from .factories import make_players, match_of, seated_table
 from .live import FRAME_TIMEOUT, connect, receive_until, send

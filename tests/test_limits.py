@@ -8,10 +8,11 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 
-from games import moderation, tables
 from games.live.consumers import CLOSE_TOO_MANY
 from games.models import ChatMessage, Report, Table
-from games.tables import TableError
+from games.people import moderation
+from games.tables import rows
+from games.tables.rows import TableError
 
 from .factories import OPTIONS
 from .live import FRAME_TIMEOUT, close_code, open_socket
@@ -28,7 +29,7 @@ async def refused(socket: WebsocketCommunicator) -> bool:
 async def test_an_account_opens_a_limited_number_of_sockets(make_user, settings):
     settings.MAX_SOCKETS_PER_ACCOUNT = 3
     alice, bob = await sync_to_async(make_user)("alice"), await sync_to_async(make_user)("bob")
-    table = await sync_to_async(tables.create_table)(alice, "belote", OPTIONS, is_private=False)
+    table = await sync_to_async(rows.create_table)(alice, "belote", OPTIONS, is_private=False)
     paths = ["/ws/lobby/", "/ws/lobby/", f"/ws/table/{table.code}/"]
     open_ = []
     for path in paths:
@@ -61,8 +62,8 @@ def test_an_account_has_a_limited_number_of_open_tables(client, make_user, setti
     Table.objects.filter(owner=host).update(status=Table.Status.FINISHED)
     assert client.post(reverse("new_table"), form).status_code == 302
     with pytest.raises(TableError):  # the service refuses too, whoever calls it
-        tables.create_table(host, "belote", OPTIONS, is_private=True)
-        tables.create_table(host, "belote", OPTIONS, is_private=True)
+        rows.create_table(host, "belote", OPTIONS, is_private=True)
+        rows.create_table(host, "belote", OPTIONS, is_private=True)
 
 
 @pytest.mark.django_db
@@ -87,7 +88,7 @@ def test_reports_are_folded_and_limited_per_hour(make_user, settings):
     settings.REPORTS_PER_USER_PER_HOUR = 3
     reporter = make_user("reporter")
     rude = [make_user(f"rude{n}") for n in range(4)]
-    table = tables.create_table(rude[0], "belote", OPTIONS, is_private=False)
+    table = rows.create_table(rude[0], "belote", OPTIONS, is_private=False)
     line = ChatMessage.objects.create(table=table, user=rude[0], text="idiots")
     results = [moderation.report(reporter, "abuse", message=line) for _ in range(30)]
     assert Report.objects.count() == 1

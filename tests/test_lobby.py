@@ -13,11 +13,11 @@ from django.urls import reverse
 from django.utils import translation
 
 from cardroom.asgi import application
-from games import lobby, play, tables
 from games.engines import belote
 from games.live import lobby_feed, notify
 from games.models import Match, Table
-from games.replay import final_state
+from games.records.replay import final_state
+from games.tables import lobby, play, rows, seating
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 from .live import FRAME_TIMEOUT, connect, receive_until, send, session_cookie
@@ -62,8 +62,8 @@ def test_bad_table_options_are_refused_with_errors(client, make_user):
 @pytest.mark.django_db
 def test_private_tables_stay_out_of_the_lobby(client, make_user):
     host = make_user("host")
-    tables.create_table(host, "belote", OPTIONS, is_private=True)
-    public = tables.create_table(host, "belote", OPTIONS, is_private=False)
+    rows.create_table(host, "belote", OPTIONS, is_private=True)
+    public = rows.create_table(host, "belote", OPTIONS, is_private=False)
     client.force_login(make_user("guest"))
     html = client.get(reverse("home")).content.decode()
     assert public.get_absolute_url() in html
@@ -72,7 +72,7 @@ def test_private_tables_stay_out_of_the_lobby(client, make_user):
 
 @pytest.mark.django_db
 def test_table_page_needs_login_and_a_real_code(client, make_user):
-    table = tables.create_table(make_user("host"), "belote", OPTIONS, is_private=True)
+    table = rows.create_table(make_user("host"), "belote", OPTIONS, is_private=True)
     assert client.get(table.get_absolute_url()).status_code == 302
     client.force_login(make_user("guest"))
     assert client.get(table.get_absolute_url()).status_code == 200
@@ -96,8 +96,8 @@ async def test_lobby_updates_live_when_tables_change():
     users = await sync_to_async(make_players)(2)
     lobby = await connect(users[1], "/ws/lobby/")
     assert 'id="lobby-tables"' in await lobby.receive_from()
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(tables.leave_seat)(table.pk, users[0])
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(seating.leave_seat)(table.pk, users[0])
     seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
     await send(seat_socket, op="sit", seat="0")
     while True:  # the lobby hears about the seat being taken, with no reload
@@ -168,8 +168,8 @@ async def lobby_socket(user, language: bytes = b"en") -> WebsocketCommunicator:
 @pytest.mark.usefixtures("background_stopped")
 async def test_sitting_on_your_own_seat_tells_nobody(monkeypatch):
     users = await sync_to_async(make_players)(2)
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(tables.take_seat)(table.pk, users[0], 0)
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(seating.take_seat)(table.pk, users[0], 0)
     lobby = await connect(users[1], "/ws/lobby/")
     assert seat_names(await lobby.receive_from(timeout=FRAME_TIMEOUT))[0] == "player0"
     seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
@@ -196,8 +196,8 @@ async def test_sitting_on_your_own_seat_tells_nobody(monkeypatch):
 @pytest.mark.contract
 async def test_a_burst_of_changes_reaches_the_lobby_as_a_few_frames_ending_in_the_last():
     users = await sync_to_async(make_players)(2)
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(seating.leave_seat)(table.pk, users[0])  # an empty table
     lobby = await connect(users[1], "/ws/lobby/")
     assert "player0" not in seat_names(await lobby.receive_from(timeout=FRAME_TIMEOUT))
     seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
@@ -241,8 +241,8 @@ async def test_one_render_serves_every_lobby_socket_of_the_process(monkeypatch):
 
     monkeypatch.setattr(lobby, "render_lobby_frame", counting)
     users = await sync_to_async(make_players)(4)
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(seating.leave_seat)(table.pk, users[0])  # an empty table
     sockets = [
         await lobby_socket(user, language)
         for user, language in zip(users[1:], (b"en", b"en", b"bg"), strict=True)
@@ -252,7 +252,7 @@ async def test_one_render_serves_every_lobby_socket_of_the_process(monkeypatch):
     # Renders for the languages the sockets speak; a joining socket may reuse a fresh one.
     assert sorted(set(renders)) == ["bg", "en"] and len(renders) <= 3
     renders.clear()
-    await sync_to_async(tables.take_seat)(table.pk, users[0], 0)
+    await sync_to_async(seating.take_seat)(table.pk, users[0], 0)
     await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
     frames = [await s.receive_from(timeout=FRAME_TIMEOUT) for s in sockets]
     assert all(seat_names(frame)[0] == "player0" for frame in frames)

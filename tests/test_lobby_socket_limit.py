@@ -12,9 +12,9 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 from django.utils import timezone
 
-from games import limits, tables
 from games.live.consumers import CLOSE_TOO_MANY
 from games.models import Presence, Server
+from games.tables import limits, rows
 
 from .factories import OPTIONS
 from .live import open_socket, receive_until, session_cookie
@@ -33,7 +33,7 @@ FAST = {"PRESENCE_HEARTBEAT_SECONDS": "0.3", "PRESENCE_STALE_SECONDS": "3"}
 async def test_sockets_another_process_holds_count_against_the_lobby_limit(make_user, settings):
     settings.MAX_SOCKETS_PER_ACCOUNT = 3
     alice = await sync_to_async(make_user)("alice")
-    table = await sync_to_async(tables.create_table)(alice, "belote", OPTIONS, is_private=False)
+    table = await sync_to_async(rows.create_table)(alice, "belote", OPTIONS, is_private=False)
     for name in ("elsewhere!1", "elsewhere!2"):  # as another server process holds them
         assert await sync_to_async(limits.claim_socket)(alice.pk, name) is not None
     mine, connected = await open_socket(alice, "/ws/lobby/")
@@ -73,7 +73,7 @@ def test_two_processes_hold_at_most_the_limit_and_a_killed_ones_sockets_stop_cou
     make_user, servers
 ):
     alice = make_user("alice")
-    table = tables.create_table(alice, "belote", OPTIONS, is_private=False)
+    table = rows.create_table(alice, "belote", OPTIONS, is_private=False)
     first, second = (ServerProcess(MAX_SOCKETS_PER_ACCOUNT="3", **FAST) for _ in range(2))
     servers.extend([first, second])
     first.start()

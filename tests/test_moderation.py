@@ -10,10 +10,10 @@ from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
 
-from games import chat, play, tables
 from games.live.consumers import CLOSE_BANNED, CLOSE_FLOOD, FRAME_BURST
 from games.models import ChatMessage, Match, Report, Sanction, Table
-from games.tables import TableError
+from games.tables import chat, play, rows, seating
+from games.tables.rows import TableError
 
 from .factories import OPTIONS, make_players, seated_table
 from .live import close_code, connect, receive_until, send
@@ -110,7 +110,7 @@ def test_mute_stops_chat_and_says_why(make_user):
         client, "auth_user", "mute_users", [player.pk], apply="1", reason="Insults", minutes="60"
     )
     mute = Sanction.objects.get(user=player, kind="mute")
-    table = tables.create_table(player, "belote", OPTIONS, is_private=False)
+    table = rows.create_table(player, "belote", OPTIONS, is_private=False)
     with pytest.raises(TableError, match=r"muted until .*: Insults"):
         chat.post_message(table.pk, player, "hello")
     assert LogEntry.objects.filter(user=moderator, object_id=str(player.pk)).exists()
@@ -126,7 +126,7 @@ def test_mute_stops_chat_and_says_why(make_user):
 async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
     users = await sync_to_async(make_players)(2)
     client, moderator = await sync_to_async(staff_client)()
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
     banned = await connect(users[1], f"/ws/table/{table.code}/")
     other = await connect(users[0], f"/ws/table/{table.code}/")
     lobby = await connect(users[1], "/ws/lobby/")
@@ -157,7 +157,7 @@ async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
 async def test_hidden_chat_disappears_live_for_everyone():
     users = await sync_to_async(make_players)(2)
     client, _ = await sync_to_async(staff_client)()
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
     sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]
     await send(sockets[0], op="chat", text="rude words")
     await receive_until(sockets[1], "rude words")
@@ -197,7 +197,7 @@ async def test_abort_table_records_the_match_and_tells_the_players():
 @pytest.mark.django_db
 def test_players_report_and_moderators_resolve(client, make_user):
     reporter, rude = make_user("reporter"), make_user("rude")
-    table = tables.create_table(rude, "belote", OPTIONS, is_private=False)
+    table = rows.create_table(rude, "belote", OPTIONS, is_private=False)
     line = ChatMessage.objects.create(table=table, user=rude, text="you are all idiots")
     client.force_login(reporter)
     page = client.get(reverse("report_message", args=[table.code, line.pk]))
@@ -230,8 +230,8 @@ def test_players_report_and_moderators_resolve(client, make_user):
 @pytest.mark.usefixtures("background_stopped")
 async def test_a_flood_of_frames_is_cut_off_and_the_table_goes_on():
     users = await sync_to_async(make_players)(2)
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(seating.leave_seat)(table.pk, users[0])  # an empty table
     flooder = await connect(users[1], f"/ws/table/{table.code}/")
     calm = await connect(users[0], f"/ws/table/{table.code}/")
     # Each request is handled in turn and the budget refills meanwhile: three times the burst

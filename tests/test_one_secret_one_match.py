@@ -14,8 +14,9 @@ from django.db import IntegrityError, connections, transaction
 from django.test import Client
 from django.urls import reverse
 
-from games import fair_deals, play, tables
+from games.engines import fair_deals
 from games.models import Match, Table
+from games.tables import play, quick, rows
 from games.views.tables import PLAY_NOW_SECRET
 from tests.factories import make_players, seated_table
 from tests.test_play_now import at_the_table
@@ -109,7 +110,7 @@ def test_start_pressed_together_starts_one_match():
     results = together(*[lambda: play.start_match(table.pk, users[0])] * 3)
     started = [result for result in results if isinstance(result, Match)]
     assert len(started) == 1
-    assert all(isinstance(result, tables.TableError) for result in results if result not in started)
+    assert all(isinstance(result, rows.TableError) for result in results if result not in started)
     assert Match.objects.get().secret == secret
 
 
@@ -138,8 +139,8 @@ def test_every_player_asking_for_a_rematch_at_once_starts_one_match():
 
 def test_a_quick_tables_next_match_starts_once_however_it_is_asked_for():
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "grabush").table
-    tables.play_now(bob, "grabush")
+    table = quick.play_now(alice, "grabush").table
+    quick.play_now(bob, "grabush")
     at_the_table(table, alice, bob)
     finish(table)
     together(
@@ -156,10 +157,8 @@ def test_table_creations_sent_together_keep_to_the_accounts_limit(settings):
     settings.MAX_OPEN_TABLES_PER_ACCOUNT = 3
     (alice,) = make_players(1)
     options = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
-    results = together(
-        *[lambda: tables.create_table(alice, "belote", options, is_private=False)] * 8
-    )
+    results = together(*[lambda: rows.create_table(alice, "belote", options, is_private=False)] * 8)
     assert Table.objects.filter(owner=alice).count() == 3
-    refused = [result for result in results if isinstance(result, tables.TableError)]
+    refused = [result for result in results if isinstance(result, rows.TableError)]
     assert len(refused) == 5
     assert "3 tables waiting or playing already" in str(refused[0])

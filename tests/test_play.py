@@ -13,11 +13,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import moderation, play, replay, tables
 from games.engines import belote
-from games.live import snapshots
+from games.live import moves, snapshots
 from games.models import Match, MatchPlayer, Move, Table
-from games.tables import TableError
+from games.people import moderation
+from games.records import replay
+from games.tables import play, rows, seating
+from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 
@@ -33,7 +35,7 @@ def test_a_move_on_the_held_version_writes_and_reads_nothing(started):
     table, users = started
     held = snapshots.event_snapshot(table.pk, "opened")  # this process shows the table
     with CaptureQueriesContext(connection) as captured:
-        snapshots.apply_action(table.pk, users[held.state.to_act], "pass", held.match.version)
+        moves.apply(table.pk, users[held.state.to_act], "pass", held.match.version)
     work = statements(captured)
     # the compare-and-set on the match, the log
     assert [s.split()[0] for s in work] == ["UPDATE", "INSERT"], work
@@ -48,10 +50,10 @@ def test_a_held_read_the_match_moved_past_refuses_the_move_and_changes_nothing(s
     version, seat = held.match.version, held.state.to_act
     # Another process moves (its commit callback never runs here: this process's read stays).
     play.apply_action(table.pk, users[seat], "pass", version)
-    assert snapshots.held_at(table.pk, version) is held
+    assert snapshots.position_at(table.pk, version).match is held.match
     after = Match.objects.get(pk=held.match.pk)
     with pytest.raises(play.StaleMove):
-        snapshots.apply_action(table.pk, users[seat], "C", version)  # a second tab, same version
+        moves.apply(table.pk, users[seat], "C", version)  # a second tab, same version
     match = Match.objects.get(pk=held.match.pk)
     assert (match.version, match.state) == (after.version, after.state)
     assert Move.objects.filter(match=match).count() == version + 1
@@ -62,7 +64,7 @@ def test_a_held_read_of_a_match_closed_since_refuses_the_move(started):
     held = snapshots.event_snapshot(table.pk, "opened")
     moderation.abort_table(table.pk)
     with pytest.raises(play.StaleMove):
-        snapshots.apply_action(table.pk, users[held.state.to_act], "pass", held.match.version)
+        moves.apply(table.pk, users[held.state.to_act], "pass", held.match.version)
     match = Match.objects.get(pk=held.match.pk)
     assert match.status == Match.Status.ABORTED
     assert not Move.objects.filter(match=match).exists()
@@ -76,16 +78,16 @@ def test_a_human_taking_back_a_covered_seat_on_a_held_read_uncovers_it(
     read = snapshots.load_snapshot(table.pk)
     covered = read.state.to_act
     with django_capture_on_commit_callbacks(execute=True):  # as the consumer's process does
-        snapshots.apply_action(table.pk, None, "pass", read.match.version, seat=covered, cover=True)
+        moves.apply(table.pk, None, "pass", read.match.version, seat=covered, cover=True)
     for step, call in enumerate(["C", "pass", "pass"]):  # round the table to the covered seat
-        held = snapshots.held_at(table.pk, read.match.version + 1 + step)
+        held = snapshots.position_at(table.pk, read.match.version + 1 + step)
         with django_capture_on_commit_callbacks(execute=True):
-            snapshots.apply_action(table.pk, users[held.state.to_act], call, held.match.version)
-    held = snapshots.held_at(table.pk, read.match.version + 4)
+            moves.apply(table.pk, users[held.state.to_act], call, held.match.version)
+    held = snapshots.position_at(table.pk, read.match.version + 4)
     assert held.state.to_act == covered
     assert [p.seat for p in held.players if p.covered] == [covered]
     with django_capture_on_commit_callbacks(execute=True):
-        snapshots.apply_action(table.pk, users[covered], "D", held.match.version)
+        moves.apply(table.pk, users[covered], "D", held.match.version)
     assert not MatchPlayer.objects.filter(match=held.match, covered=True).exists()
 
 
@@ -101,13 +103,13 @@ def test_a_match_played_on_held_reads_ends_like_any_other(
     match = Match.objects.get(table=table)
     held_moves = 0
     while match.status == Match.Status.RUNNING:
-        held = snapshots.held_at(table.pk, match.version)
+        held = snapshots.position_at(table.pk, match.version)
         read = held or snapshots.event_snapshot(table.pk, f"read-{match.version}")
         held_moves += held is not None
         seat = read.state.to_act
         action = rng.choice(belote.legal_actions(read.state, seat))
         with django_capture_on_commit_callbacks(execute=True):
-            match = snapshots.apply_action(table.pk, users[seat], action, read.match.version)
+            match = moves.apply(table.pk, users[seat], action, read.match.version).match
         if match.version > 2000:
             pytest.fail("the match did not end")
     assert held_moves == match.version  # after the first read, the process held every version
@@ -138,9 +140,9 @@ def test_a_finished_table_starts_again_only_through_the_rematch_votes():
 def test_a_chat_grants_its_penalty_also_when_a_move_commits_at_the_same_moment(monkeypatch):
     users = make_players(2)
     options = {"players": 2, "stock_size": 20, "table_talk_penalty": True}
-    table = tables.create_table(users[0], "grabush", options, is_private=True)
+    table = rows.create_table(users[0], "grabush", options, is_private=True)
     for index, user in enumerate(users):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     real = play.lock_with_match
     reads = []

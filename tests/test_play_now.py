@@ -12,14 +12,15 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 from django.utils import timezone
 
-from games import fair_deals, play, ratings, tables
 from games.catalog import get_game
-from games.engines import belote
-from games.live import presence, snapshots
+from games.engines import belote, fair_deals
+from games.live import moves, presence, snapshots
 from games.live.autoplay import pending_in
 from games.live.frames import render_frame, table_context
-from games.lobby import render_lobby_frame
 from games.models import Match, MatchPlayer, RatingChange, Seat, Server, Table
+from games.records import ratings
+from games.tables import play, quick, rows, seating
+from games.tables.lobby import render_lobby_frame
 from games.views.tables import PLAY_NOW_SECRET
 from tests.factories import OPTIONS, make_players, match_of
 from tests.pages import by_id
@@ -59,8 +60,8 @@ def move(table: Table, match: Match) -> Match:
     player = match.players.select_related("user").get(seat=seat)
     action = random.Random(match.version).choice(engine.legal_actions(state, seat))
     if player.user is not None:
-        return play.apply_action(table.pk, player.user, action, match.version)
-    return play.apply_action(table.pk, None, action, match.version, seat=seat)
+        return play.apply_action(table.pk, player.user, action, match.version).match
+    return play.apply_action(table.pk, None, action, match.version, seat=seat).match
 
 
 def play_to_end(table: Table) -> Match:
@@ -79,8 +80,8 @@ def test_one_click_opens_a_quick_table_with_computers_and_starts_it(client, game
     assert response.status_code == 302 and response.url == table.get_absolute_url()
     assert table.quick and not table.is_private and table.owner == alice
     assert table.status == Table.Status.PLAYING
-    assert table.turn_seconds == tables.QUICK_TURN_SECONDS
-    assert table.options == tables.default_options(game)
+    assert table.turn_seconds == quick.QUICK_TURN_SECONDS
+    assert table.options == quick.default_options(game)
     count = get_game(game).seat_count(table.options)
     assert seats_of(table) == [(alice.pk, "")] + [(None, get_game(game).cover_level)] * (count - 1)
     match = match_of(table)
@@ -93,7 +94,7 @@ def test_one_click_opens_a_quick_table_with_computers_and_starts_it(client, game
 
 
 def test_options_are_the_options_forms_initial_values():
-    assert tables.default_options("belote") == {
+    assert quick.default_options("belote") == {
         **OPTIONS,
         **{
             name: field.initial
@@ -101,7 +102,7 @@ def test_options_are_the_options_forms_initial_values():
             if name not in OPTIONS
         },
     }
-    assert tables.default_options("grabush") == {
+    assert quick.default_options("grabush") == {
         "players": 2,
         "stock_size": 20,
         "table_talk_penalty": True,
@@ -110,8 +111,8 @@ def test_options_are_the_options_forms_initial_values():
 
 def test_a_later_player_holds_a_computers_seat_and_takes_it_over_at_the_next_deal():
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "belote").table
-    joined = tables.play_now(bob, "belote")
+    table = quick.play_now(alice, "belote").table
+    joined = quick.play_now(bob, "belote")
     assert joined == (table, "claimed")
     table.refresh_from_db()
     assert seats_of(table)[1] == (bob.pk, "")  # the table's seat is his at once…
@@ -137,8 +138,8 @@ def test_a_later_player_holds_a_computers_seat_and_takes_it_over_at_the_next_dea
 
 def test_a_player_at_the_table_takes_over_with_no_away_mark_and_plays_his_own_cards():
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "belote").table
-    tables.play_now(bob, "belote")
+    table = quick.play_now(alice, "belote").table
+    quick.play_now(bob, "belote")
     at_the_table(table, alice, bob)
     snapshot = snapshots.load_snapshot(table.pk)
     context = table_context(table, bob, snapshot=snapshot)
@@ -170,9 +171,9 @@ def test_a_player_at_the_table_takes_over_with_no_away_mark_and_plays_his_own_ca
         state = belote.loads(match.state)
     pending = pending_in(snapshots.load_snapshot(table.pk))
     assert pending.seat == 1  # only his turn timer's move, half a minute after his turn began
-    assert (pending.due - match.turn_started_at).total_seconds() == tables.QUICK_TURN_SECONDS
+    assert (pending.due - match.turn_started_at).total_seconds() == quick.QUICK_TURN_SECONDS
     action = belote.legal_actions(state, 1)[0]
-    match = play.apply_action(table.pk, bob, action, match.version)
+    match = play.apply_action(table.pk, bob, action, match.version).match
     assert match.last_seat == 1
 
 
@@ -182,8 +183,8 @@ def test_the_deal_that_hands_a_seat_over_is_read_again_not_carried_forward(
     """A move made on a held read, in the process that made it, normally needs no new read;
     the move that hands a seat over changes the players, so its event reads them."""
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "belote").table
-    tables.play_now(bob, "belote")
+    table = quick.play_now(alice, "belote").table
+    quick.play_now(bob, "belote")
     match = match_of(table)
     deals = len(belote.deal_results(belote.loads(match.state)))
     while True:
@@ -195,11 +196,11 @@ def test_the_deal_that_hands_a_seat_over_is_read_again_not_carried_forward(
         snapshots.event_snapshot(table.pk, "")  # this process holds the table
         user = alice if seat == 0 else None
         with django_capture_on_commit_callbacks(execute=True):
-            match = snapshots.apply_action(
+            match = moves.apply(
                 table.pk, user, action, match.version, seat=None if user else seat
-            )
+            ).match
         held = snapshots.event_snapshot(
-            table.pk, f"move {match.version}", at=(match.pk, match.version)
+            table.pk, f"move {match.version}", news={"match": match.pk, "version": match.version}
         )
         assert held.match.version == match.version
         if len(belote.deal_results(belote.loads(match.state))) > deals:
@@ -210,10 +211,10 @@ def test_the_deal_that_hands_a_seat_over_is_read_again_not_carried_forward(
 
 def test_play_now_takes_a_seated_player_back_to_their_table(client):
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "belote").table
-    assert tables.play_now(alice, "belote") == (table, "back")
-    assert tables.play_now(bob, "belote") == (table, "claimed")
-    assert tables.play_now(bob, "belote") == (table, "back")  # waiting for his deal
+    table = quick.play_now(alice, "belote").table
+    assert quick.play_now(alice, "belote") == (table, "back")
+    assert quick.play_now(bob, "belote") == (table, "claimed")
+    assert quick.play_now(bob, "belote") == (table, "back")  # waiting for his deal
     client.force_login(bob)
     response = client.post(reverse("play_now"), {"game": "belote"})
     assert response.url == table.get_absolute_url()
@@ -221,39 +222,37 @@ def test_play_now_takes_a_seated_player_back_to_their_table(client):
     computer = get_game("belote").cover_level
     assert seats_of(table)[1:] == [(bob.pk, ""), (None, computer), (None, computer)]
     # Another game is another quick table.
-    other = tables.play_now(alice, "grabush")
+    other = quick.play_now(alice, "grabush")
     assert other.how == "created" and other.table != table
 
 
 def test_full_private_and_finished_tables_are_not_joined():
     users = make_players(6)
-    table = tables.play_now(users[0], "belote").table
+    table = quick.play_now(users[0], "belote").table
     for user in users[1:4]:
-        assert tables.play_now(user, "belote") == (table, "claimed")
+        assert quick.play_now(user, "belote") == (table, "claimed")
     assert seats_of(table) == [(user.pk, "") for user in users[:4]]
-    fifth = tables.play_now(users[4], "belote")  # no computer left there: a table of his own
+    fifth = quick.play_now(users[4], "belote")  # no computer left there: a table of his own
     assert fifth.how == "created" and fifth.table != table
     # A table opened from the lobby is never joined by "Play now", even with computers in it.
-    own = tables.create_table(
-        users[5], "grabush", tables.default_options("grabush"), is_private=False
-    )
-    tables.fill_with_bots(own.pk, users[5], "easy")
+    own = rows.create_table(users[5], "grabush", quick.default_options("grabush"), is_private=False)
+    seating.fill_with_bots(own.pk, users[5], "easy")
     play.start_match(own.pk, users[5])
-    with pytest.raises(tables.TableError):
-        tables.claim_computer_seat(own.pk, users[0])
-    grabush = tables.play_now(users[0], "grabush")
+    with pytest.raises(rows.TableError):
+        quick.claim_computer_seat(own.pk, users[0])
+    grabush = quick.play_now(users[0], "grabush")
     assert grabush.how == "created" and grabush.table != own
 
 
 def test_play_now_respects_the_open_tables_limit(client, settings):
     settings.MAX_OPEN_TABLES_PER_ACCOUNT = 1
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "belote").table
-    tables.create_table(bob, "belote", OPTIONS, is_private=True)  # bob is at his limit
-    with pytest.raises(tables.TableError, match="1 table waiting or playing"):
-        tables.play_now(bob, "belote")
-    with pytest.raises(tables.TableError, match="1 table waiting or playing"):
-        tables.claim_computer_seat(table.pk, bob)
+    table = quick.play_now(alice, "belote").table
+    rows.create_table(bob, "belote", OPTIONS, is_private=True)  # bob is at his limit
+    with pytest.raises(rows.TableError, match="1 table waiting or playing"):
+        quick.play_now(bob, "belote")
+    with pytest.raises(rows.TableError, match="1 table waiting or playing"):
+        quick.claim_computer_seat(table.pk, bob)
     assert (
         seats_of(table)[1] == (None, get_game("belote").cover_level) and Table.objects.count() == 2
     )
@@ -262,11 +261,11 @@ def test_play_now_respects_the_open_tables_limit(client, settings):
     assert response.redirect_chain[-1][0] == reverse("home")
     assert "1 table waiting or playing" in response.content.decode()
     # A seat held at someone else's quick table counts too.
-    assert tables.play_now(alice, "belote").how == "back"
+    assert quick.play_now(alice, "belote").how == "back"
     carol = get_user_model().objects.create_user("carol", password="pw-123456789")
-    tables.play_now(carol, "belote")
-    with pytest.raises(tables.TableError, match="1 table waiting or playing"):
-        tables.play_now(carol, "grabush")
+    quick.play_now(carol, "belote")
+    with pytest.raises(rows.TableError, match="1 table waiting or playing"):
+        quick.play_now(carol, "grabush")
 
 
 def test_a_visitor_is_sent_to_sign_up_and_comes_back_to_play(client):
@@ -299,7 +298,7 @@ def test_the_lobby_offers_play_now_and_lists_quick_tables_with_computer_seats(cl
     lobby = client.get("/").content.decode()
     assert lobby.count('action="/play/"') == 2
     assert 'name="csrfmiddlewaretoken"' in lobby
-    table = tables.play_now(alice, "belote").table
+    table = quick.play_now(alice, "belote").table
     join = reverse("join_quick_table", args=[table.code])
     frame = render_lobby_frame()
     assert f'hx-post="{join}"' in frame
@@ -309,7 +308,7 @@ def test_the_lobby_offers_play_now_and_lists_quick_tables_with_computer_seats(cl
     assert seats_of(table)[1] == (bob.pk, "")
     for name in ("dave", "erin"):
         user = get_user_model().objects.create_user(name, password="pw-123456789")
-        tables.claim_computer_seat(table.pk, user)
+        quick.claim_computer_seat(table.pk, user)
     frame = render_lobby_frame()
     assert f'hx-post="{join}"' not in frame and table.get_absolute_url() in frame  # "Watch"
     client.force_login(carol)
@@ -319,26 +318,26 @@ def test_the_lobby_offers_play_now_and_lists_quick_tables_with_computer_seats(cl
 
 def test_a_waiting_player_may_give_the_seat_back_but_nobody_leaves_a_seat_in_play():
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "belote").table
-    tables.play_now(bob, "belote")
-    with pytest.raises(tables.TableError, match="can't change"):
-        tables.leave_seat(table.pk, alice)
-    tables.leave_seat(table.pk, bob)
+    table = quick.play_now(alice, "belote").table
+    quick.play_now(bob, "belote")
+    with pytest.raises(rows.TableError, match="can't change"):
+        seating.leave_seat(table.pk, alice)
+    seating.leave_seat(table.pk, bob)
     table.refresh_from_db()
     assert seats_of(table)[1] == (None, get_game("belote").cover_level)
     assert 1 not in table.rematch_votes
     assert players_of(match_of(table))[1] == (None, get_game("belote").cover_level)
     # After the match its creator cannot empty a seat either: the table stays full for the next.
     play_to_end(table)
-    with pytest.raises(tables.TableError, match="keeps a computer player"):
-        tables.set_bot(table.pk, alice, 1, "")
+    with pytest.raises(rows.TableError, match="keeps a computer player"):
+        seating.set_bot(table.pk, alice, 1, "")
 
 
 def test_a_quick_match_stays_unrated_even_when_people_took_every_computer_seat():
     users = make_players(4)
-    table = tables.play_now(users[0], "belote").table
+    table = quick.play_now(users[0], "belote").table
     for user in users[1:]:
-        tables.play_now(user, "belote")
+        quick.play_now(user, "belote")
     match = play_to_end(table)
     players = list(match.players.all())
     assert [p.user_id for p in players] == [u.pk for u in users]  # humans by the end…
@@ -350,8 +349,8 @@ def test_a_quick_match_stays_unrated_even_when_people_took_every_computer_seat()
 
 def test_grabush_hands_a_claimed_seat_over_with_the_next_match():
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "grabush").table
-    assert tables.play_now(bob, "grabush") == (table, "claimed")
+    table = quick.play_now(alice, "grabush").table
+    assert quick.play_now(bob, "grabush") == (table, "claimed")
     at_the_table(table, alice, bob)
     first = play_to_end(table)  # a game without deals: the computer plays it to its end
     assert players_of(first)[1] == (None, get_game("grabush").cover_level)
@@ -368,8 +367,8 @@ def test_grabush_hands_a_claimed_seat_over_with_the_next_match():
 
 def test_a_quick_tables_next_match_waits_only_for_the_players_still_at_it():
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "grabush").table
-    tables.play_now(bob, "grabush")
+    table = quick.play_now(alice, "grabush").table
+    quick.play_now(bob, "grabush")
     at_the_table(table, alice, bob)
     presence.leave(table.pk, bob.pk, f"channel-{table.pk}-{bob.pk}")  # bob closes the page
     play_to_end(table)
@@ -384,8 +383,8 @@ def test_a_quick_tables_next_match_waits_only_for_the_players_still_at_it():
 @pytest.mark.parametrize("how", ["closes the page", "leaves the seat"])
 def test_a_finished_quick_table_starts_again_once_the_one_it_waits_for_leaves(how):
     alice, bob = make_players(2)
-    table = tables.play_now(alice, "grabush").table
-    tables.play_now(bob, "grabush")
+    table = quick.play_now(alice, "grabush").table
+    quick.play_now(bob, "grabush")
     at_the_table(table, alice, bob)
     play_to_end(table)
     assert play.vote_rematch(table.pk, alice).match.number == 2
@@ -395,7 +394,7 @@ def test_a_finished_quick_table_starts_again_once_the_one_it_waits_for_leaves(ho
     if how == "closes the page":
         presence.leave(table.pk, bob.pk, f"channel-{table.pk}-{bob.pk}")
     else:
-        tables.leave_seat(table.pk, bob)
+        seating.leave_seat(table.pk, bob)
     match = match_of(table)
     assert match.number == 3 and match.status == Match.Status.RUNNING
     assert players_of(match) == [(alice.pk, ""), (None, get_game("grabush").cover_level)]

@@ -8,10 +8,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from games import tables
 from games.live import presence
 from games.live.frames import table_context
 from games.models import MatchPlayer, Presence, Server
+from games.tables import rows, seating
 
 from .factories import OPTIONS, make_players, start_with_dealer
 from .live import connect, receive_until
@@ -28,11 +28,11 @@ def dead_server(seconds_ago: float = 120) -> Server:
 
 def two_player_table():
     owner, friend = make_players(2)
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True)
-    tables.take_seat(table.pk, owner, 0)
-    tables.take_seat(table.pk, friend, 2)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
+    seating.take_seat(table.pk, owner, 0)
+    seating.take_seat(table.pk, friend, 2)
     for seat in (1, 3):
-        tables.set_bot(table.pk, owner, seat, "normal")
+        seating.set_bot(table.pk, owner, seat, "normal")
     return owner, friend, table
 
 
@@ -46,7 +46,7 @@ def test_a_dead_servers_sockets_do_not_count_and_are_swept():
     match = start_with_dealer(table, owner, dealer=3)
     server = dead_server()
     Presence.objects.create(table=table, user=friend, channel_name="dead!1", server=server)
-    assert not presence.live_presences().exists()
+    assert not Presence.objects.live().exists()
     assert online(table, owner) == set()
     assert presence.sweep() == {table.pk}
     assert not Presence.objects.exists() and not Server.objects.exists()
@@ -61,7 +61,7 @@ def test_a_recent_server_is_not_swept_and_its_players_are_online():
     recent = Server.objects.create(name="other:2:live", seen_at=timezone.now())
     Presence.objects.create(table=table, user=friend, channel_name="live!1", server=recent)
     assert presence.sweep() == set()
-    assert presence.live_presences().count() == 1
+    assert Presence.objects.live().count() == 1
     assert online(table, owner) == {"player1"}
 
 
@@ -82,7 +82,7 @@ def test_a_stalled_process_restores_its_swept_presences():
     Server.objects.filter(name=presence.server_name()).delete()
     assert not Presence.objects.exists()
     presence.tick({"mine!1": (table.pk, friend.pk), "gone!2": (table.pk + 99, friend.pk)})
-    assert list(presence.live_presences().values_list("channel_name", flat=True)) == ["mine!1"]
+    assert list(Presence.objects.live().values_list("channel_name", flat=True)) == ["mine!1"]
 
 
 @pytest.mark.asyncio

@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games import play, tables
 from games.models import ChatMessage, Report
+from games.tables import play, rows, seating
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 
@@ -54,7 +54,7 @@ def test_a_hidden_message_cannot_be_reported(private_line):
 
 def test_a_message_of_another_table_is_not_reported_through_this_tables_code(private_line):
     _table, line, users = private_line
-    other = tables.create_table(users[4], "belote", OPTIONS, is_private=False)
+    other = rows.create_table(users[4], "belote", OPTIONS, is_private=False)
     url = reverse("report_message", args=[other.code, line.pk])
     assert logged_in(users[4]).get(url).status_code == 404
 
@@ -94,9 +94,9 @@ def test_profiles_list_private_matches_only_to_their_players_and_staff():
         assert (link in html) is sees
         assert (users[3].username.encode() in html) is sees  # an opponent's name
     # A public table's match is listed to anyone.
-    public = tables.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=False)
+    public = rows.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=False)
     for index, user in enumerate(users[:4]):
-        tables.take_seat(public.pk, user, index)
+        seating.take_seat(public.pk, user, index)
     play.start_match(public.pk, users[0])
     shown = finish_match(public, users)
     assert reverse("match", args=[shown.pk]).encode() in Client().get(profile).content

@@ -14,7 +14,6 @@ from collections import Counter
 import pytest
 from django.utils import translation
 
-from games import play
 from games.engines import belote
 from games.live import frames, regions, snapshots
 from games.live.regions import render as render_region
@@ -22,6 +21,7 @@ from games.live.regions import restricted
 from games.models import Match, Table
 from games.presenters import belote as belote_presenter
 from games.presenters import lookup
+from games.tables import play
 from games.templatetags.felt import felt_player
 
 from .pages import Elements, by_id, swap_in

@@ -9,11 +9,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import reviews
+from games import processes
 from games.catalog import get_game
 from games.engines import belote
-from games.live import thinking
 from games.models import DealReview, Match
+from games.records import reviews
 
 from . import reviewers
 from .factories import make_players
@@ -31,10 +31,10 @@ def played_deals(match: Match) -> list[int]:
 @pytest.fixture
 def pool(settings):
     """A pool of one process, started by this test (so it has the test's environment)."""
-    thinking.shutdown()
+    processes.shutdown()
     settings.BOT_PROCESSES = 1
     yield
-    thinking.shutdown()
+    processes.shutdown()
 
 
 def test_a_review_is_worked_out_in_another_process(pool, monkeypatch, tmp_path):

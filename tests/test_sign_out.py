@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from cardroom.asgi import application
-from games import tables
 from games.live import notify
 from games.live.consumers import CLOSE_UNAUTHENTICATED
+from games.tables import rows
 
 from .factories import OPTIONS
 from .live import close_code, connect, receive_until, send
@@ -53,7 +53,7 @@ async def signed_in(make_user, name: str) -> tuple[Client, object]:
 async def test_signing_out_closes_the_accounts_sockets(make_user, how):
     client, alice = await signed_in(make_user, "alice")
     _, bob = await signed_in(make_user, "bob")
-    table = await sync_to_async(tables.create_table)(alice, "belote", OPTIONS, is_private=True)
+    table = await sync_to_async(rows.create_table)(alice, "belote", OPTIONS, is_private=True)
     path = f"/ws/table/{table.code}/"
     mine = [await open_with(client, path), await open_with(client, "/ws/lobby/")]
     theirs = await connect(bob, path)
@@ -83,7 +83,7 @@ async def test_a_saved_account_with_the_same_password_keeps_its_sockets(make_use
     alice.first_name = "Alice"
     await sync_to_async(alice.save)()
     # The socket still hears the lobby's changes (a close would come first: it was sent first).
-    table = await sync_to_async(tables.create_table)(alice, "belote", OPTIONS, is_private=False)
+    table = await sync_to_async(rows.create_table)(alice, "belote", OPTIONS, is_private=False)
     await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
     await receive_until(socket, table.code)
     await socket.disconnect()

@@ -9,8 +9,8 @@ from django.conf import settings
 from django.utils import translation
 
 from cardroom.asgi import application
-from games import tables
 from games.live import consumers
+from games.tables import rows, seating
 
 from .live import FRAME_TIMEOUT, heard, receive_until, session_cookie
 
@@ -36,7 +36,7 @@ def test_the_socket_language_is_chosen_like_a_page_request():
 @pytest.mark.usefixtures("background_stopped")
 async def test_table_frames_render_in_the_language_of_the_socket(make_user, monkeypatch):
     user = await sync_to_async(make_user)("bogdan")
-    table = await sync_to_async(tables.create_table)(user, "belote", {}, is_private=False)
+    table = await sync_to_async(rows.create_table)(user, "belote", {}, is_private=False)
     languages = []
     render = consumers.render_frame
 
@@ -64,8 +64,8 @@ async def test_sockets_of_one_table_in_two_languages_each_get_their_own(make_use
     """The frames of one change are rendered together (``games.live.batching``), each in the
     language of the socket it is for."""
     users = [await sync_to_async(make_user)(name) for name in ("boyana", "rusalka")]
-    table = await sync_to_async(tables.create_table)(users[0], "belote", {}, is_private=False)
-    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
+    table = await sync_to_async(rows.create_table)(users[0], "belote", {}, is_private=False)
+    await sync_to_async(seating.leave_seat)(table.pk, users[0])  # an empty table
     rendered = []
     render = consumers.render_frame
 

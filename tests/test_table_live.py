@@ -8,10 +8,10 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from games import play, tables
 from games.engines import belote
 from games.live import autoplay, batching, notify, snapshots
 from games.models import Match, Move, Table
+from games.tables import play, rows, seating
 
 from .factories import OPTIONS, make_players, match_of, seated_table
 from .live import (
@@ -234,7 +234,8 @@ async def test_a_move_made_here_is_rendered_without_a_trip_to_the_database_threa
     next_seat = (seat + 1) % 4
     await sync_to_async(play.apply_action)(table.pk, users[next_seat], "pass", match.version + 1)
     await notify.send(
-        notify.table_group(table.pk), notify.table_changed(move=(match.pk, match.version + 2))
+        notify.table_group(table.pk),
+        notify.table_changed(move={"match": match.pk, "version": match.version + 2}),
     )
     for communicator in (mover, other):
         await receive_until(communicator, version_mark(match.version + 2))
@@ -245,8 +246,8 @@ async def test_a_move_made_here_is_rendered_without_a_trip_to_the_database_threa
 
 async def test_seats_start_and_presence_over_the_socket():
     users = await sync_to_async(make_players)(4)
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(tables.leave_seat)(table.pk, users[0])  # an empty table
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
+    await sync_to_async(seating.leave_seat)(table.pk, users[0])  # an empty table
     path = f"/ws/table/{table.code}/"
     sockets = [await connect(user, path) for user in users]
     await send(sockets[1], op="sit", seat="1")
@@ -271,7 +272,7 @@ async def test_seats_start_and_presence_over_the_socket():
 
 async def test_chat_is_escaped_limited_and_seen_by_spectators():
     users = await sync_to_async(make_players)(2)
-    table = await sync_to_async(tables.create_table)(users[0], "belote", OPTIONS, is_private=True)
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=True)
     path = f"/ws/table/{table.code}/"
     player = await connect(users[0], path)
     watcher = await connect(users[1], path)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import chat, moderation
 from games.models import ChatMessage, Report
-from games.tables import TableError
-from games.text import skeleton, strip_invisible
+from games.people import moderation
+from games.people.text import skeleton, strip_invisible
+from games.tables import chat
+from games.tables.rows import TableError
 
 INVISIBLE = [
     "\u202a",  # LEFT-TO-RIGHT EMBEDDING

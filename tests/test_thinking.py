@@ -16,12 +16,13 @@ from channels.layers import get_channel_layer
 from django.conf import settings as django_settings
 from django.utils import timezone
 
-from games import play, tables
+from games import processes
 from games.catalog import get_game
 from games.engines import belote
 from games.live import autoplay, notify, thinking
 from games.live.workers import BotWorker
 from games.models import Match, Seat
+from games.tables import play, rows
 
 from . import servers, thinking_bots
 from .factories import OPTIONS, make_players, match_of
@@ -37,7 +38,7 @@ pytestmark = [
 def bot_table(owner, level: str = "normal"):
     """A Belote table: ``owner`` in seat 0, computers in the others, its match started with a
     computer to act first."""
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
     Seat.objects.filter(table=table).exclude(index=0).update(bot_level=level)
     match = play.start_match(table.pk, owner)
     state = belote.new_game(seed=match.seed, dealer=0, **OPTIONS)  # seat 1 calls first
@@ -62,7 +63,7 @@ async def until_my_turn(socket, table) -> Match:
 def pool(settings):
     settings.BOT_PROCESSES = 1
     yield
-    thinking.shutdown()
+    processes.shutdown()
 
 
 async def computers_call_round(monkeypatch, bot) -> Match:
@@ -174,7 +175,7 @@ async def test_a_worker_whose_match_ended_while_it_thought_drops_the_move_quietl
 
     monkeypatch.setattr(autoplay, "choose_action", choose_while_the_match_is_aborted)
     pending = autoplay.Pending(table.pk, match.version, 1, "normal", timezone.now(), False)
-    await sync_to_async(BotWorker().bot_move)(autoplay.request(pending))
+    await BotWorker().bot_move(autoplay.request(pending))
     ended = await sync_to_async(match_of)(table)
     assert (ended.version, ended.state) == (match.version, match.state)
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import play
 from games.engines import belote
 from games.live.frames import table_context
 from games.models import MatchPlayer
+from games.tables import play
 
 from .factories import make_players, match_of, seated_table
 

@@ -16,11 +16,11 @@ from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
-from games import play, tables
 from games.engines import belote
 from games.live.frames import render_frame
 from games.models import Match
-from games.templatetags.cards import card_name
+from games.presenters.words import card_name
+from games.tables import play, rows, seating
 from tests.factories import OPTIONS, make_players, match_of
 
 LANGUAGES = ("bg", "ru")
@@ -212,15 +212,15 @@ def belote_move(table, users) -> Match:
         action = "C" if "C" in legal else "pass"
     else:
         action = legal[-1]
-    return play.apply_action(table.pk, users[state.to_act], action, match.version)
+    return play.apply_action(table.pk, users[state.to_act], action, match.version).match
 
 
 def belote_states(users):
     """A Belote table waiting, in its auction, in play, at a deal's end and at the match's end."""
-    table = tables.create_table(users[0], "belote", {**OPTIONS, "deal_pause": 10}, is_private=True)
+    table = rows.create_table(users[0], "belote", {**OPTIONS, "deal_pause": 10}, is_private=True)
     yield "waiting", table
     for index, user in enumerate(users[:4]):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     yield "auction", table
     for _ in range(6):
@@ -243,9 +243,9 @@ def grabush_states(users):
     """Grabush tables of 2, 4 and 8 players, and a table-talk penalty to claim."""
     for count in (2, 4, 8):
         options = {"players": count, "stock_size": 20, "table_talk_penalty": True}
-        table = tables.create_table(users[0], "grabush", options, is_private=True)
+        table = rows.create_table(users[0], "grabush", options, is_private=True)
         for index, user in enumerate(users[:count]):
-            tables.take_seat(table.pk, user, index)
+            seating.take_seat(table.pk, user, index)
         play.start_match(table.pk, users[0])
         yield f"{count} players", table
     play.apply_chat_rule(table.pk, users[0])

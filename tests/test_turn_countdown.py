@@ -11,7 +11,6 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import play, tables
 from games.engines import belote, grabush
 from games.live import frames
 from games.live.regions import render as render_region
@@ -19,6 +18,7 @@ from games.live.regions import restricted
 from games.models import Match, MatchPlayer
 from games.presenters import belote as belote_presenter
 from games.presenters import grabush as grabush_presenter
+from games.tables import play, rows, seating
 
 from .factories import OPTIONS, start_with_dealer
 from .test_grabush_regions import short_game
@@ -36,9 +36,9 @@ BAR = re.compile(r'<span class="turn-timer bar" data-deadline="(\d+)" data-durat
 
 def timed_table(game: str, options: dict, seats: int, turn_seconds: int = 30, prefix: str = ""):
     users = [make_user(f"{prefix}player{index}") for index in range(seats)]
-    table = tables.create_table(users[0], game, options, is_private=True, turn_seconds=turn_seconds)
+    table = rows.create_table(users[0], game, options, is_private=True, turn_seconds=turn_seconds)
     for index, user in enumerate(users[1:], start=1):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     return table, users
 
@@ -116,8 +116,8 @@ def test_grabush_the_ring_is_on_the_panel_of_the_seat_on_turn_and_only_that_pane
 
 def test_no_countdown_for_a_computers_turn():
     owner = make_user("solo")
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True, turn_seconds=30)
-    tables.fill_with_bots(table.pk, owner, "normal")
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True, turn_seconds=30)
+    seating.fill_with_bots(table.pk, owner, "normal")
     start_with_dealer(table, owner, dealer=0)  # seat 1, a computer, to act
     context = frames.table_context(table, owner)
     assert context["view"]["to_act"] == 1 and "deadline_ms" in context

@@ -13,10 +13,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import history, play, tables
 from games.catalog import get_game
 from games.engines.belote_cards import CARDS
 from games.models import Match
+from games.records import history
+from games.tables import play, rows, seating
 from games.verify import main, verify
 
 from .factories import OPTIONS, make_players, match_of
@@ -27,9 +28,9 @@ MINE = "a1" * 32
 
 def played_belote() -> dict:
     users = make_players(4)
-    table = tables.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=False)
+    table = rows.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=False)
     for seat in (1, 2, 3):
-        tables.take_seat(table.pk, users[seat], seat, f"{seat:02x}" * 32)
+        seating.take_seat(table.pk, users[seat], seat, f"{seat:02x}" * 32)
     play.start_match(table.pk, users[0], MINE)
     rng = random.Random(4)
     match = match_of(table)
@@ -38,7 +39,7 @@ def played_belote() -> dict:
     while state.to_act is not None:
         legal = engine.legal_actions(state, state.to_act)
         action = "pass" if "pass" in legal and rng.random() < 0.5 else rng.choice(legal)
-        match = play.apply_action(table.pk, users[state.to_act], action, match.version)
+        match = play.apply_action(table.pk, users[state.to_act], action, match.version).match
         state = engine.loads(match.state)
     return history.match_log(match)
 
@@ -46,8 +47,8 @@ def played_belote() -> dict:
 def played_grabush() -> dict:
     """A two-player Grabush game with table talk: the log holds the penalty grants."""
     users = make_players(2)
-    table = tables.create_table(users[0], "grabush", {"players": 2}, is_private=False)
-    tables.take_seat(table.pk, users[1], 1, MINE)
+    table = rows.create_table(users[0], "grabush", {"players": 2}, is_private=False)
+    seating.take_seat(table.pk, users[1], 1, MINE)
     play.start_match(table.pk, users[0])
     engine = get_game("grabush").engine
     rng = random.Random(9)

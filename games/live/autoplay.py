@@ -4,7 +4,7 @@ Everything is derived from the database, so nothing is lost when a server restar
 every change at a table (and whenever someone connects) the consumers :func:`kick` the table's
 driver, which works out the next automatic move (:func:`pending_move`), waits for it to be due,
 has the bot think from that seat's view off the web process (``games.live.thinking``), and
-applies its action through :func:`games.play.apply_action` — the same checks and move log as
+makes its move through :func:`games.live.moves.move` — the same door, checks and move log as
 a human's move. Several processes may drive one table; the version check lets exactly one of
 their moves apply.
 """
@@ -26,11 +26,11 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.utils import timezone
 
-from .. import play
 from ..bots import Bot
 from ..catalog import get_game
 from ..models import Match
-from . import notify, snapshots, thinking
+from ..tables import play
+from . import moves, thinking
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
 logger = logging.getLogger(__name__)
@@ -150,19 +150,6 @@ def choose_action(pending: Pending) -> str:
     return bot(view, rng, settings.BOT_BUDGET)
 
 
-def play_pending(pending: Pending, action: str) -> Match:
-    """Apply the bot's action for its seat (covering an absent human's seat)."""
-    return snapshots.apply_action(
-        pending.table_id,
-        None,
-        action,
-        pending.version,
-        seat=pending.seat,
-        cover=pending.cover,
-        timed_out=pending.timed_out,
-    )
-
-
 class Driver:
     """The task that makes one table's automatic moves in this process."""
 
@@ -244,8 +231,7 @@ class Driver:
 
     async def move(self, pending: Pending) -> None:
         if pending.ends_pause:
-            if await database_sync_to_async(play.end_pause)(self.table_id, pending.version):
-                await notify.send(notify.table_group(self.table_id), notify.table_changed())
+            await moves.move(self.table_id, None, None, pending.version)
             return
         if settings.BOTS_IN_WORKERS:
             await self.ask_worker(pending)
@@ -253,10 +239,9 @@ class Driver:
         try:
             bot, view, rng = await database_sync_to_async(bot_input)(pending)
             action = await thinking.think(bot, view, rng)
-            match = await database_sync_to_async(play_pending)(pending, action)
+            await make_move(pending, action)
         except (Match.DoesNotExist, play.StaleMove, play.NoMatch):
             return  # someone moved first (a human, another process) or the match ended: look again
-        await announce(match)
 
     async def ask_worker(self, pending: Pending) -> None:
         """Have a bot worker think and move; wait for the move (it kicks this driver), and
@@ -286,12 +271,17 @@ class Driver:
         await self.wait(settings.BOT_ANSWER_SECONDS)
 
 
-async def announce(match: Match) -> None:
-    """Tell ``match``'s table of a computer's move, and the lobby when it ended the match."""
-    event = notify.table_changed(move=(match.pk, match.version))
-    await notify.send(notify.table_group(match.table_id), event)
-    if match.status != Match.Status.RUNNING:
-        await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
+async def make_move(pending: Pending, action: str) -> None:
+    """Make the bot's action for its seat (covering an absent human's seat)."""
+    await moves.move(
+        pending.table_id,
+        None,
+        action,
+        pending.version,
+        seat=pending.seat,
+        cover=pending.cover,
+        timed_out=pending.timed_out,
+    )
 
 
 def request(pending: Pending) -> dict[str, Any]:

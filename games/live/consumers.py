@@ -4,7 +4,7 @@ Client frames are small JSON objects sent by htmx ``ws-send`` (plus htmx's ``HEA
 ``{"op": "play", "action": "JH", "version": "12"}``, ``{"op": "sit", "seat": "2"}``,
 ``{"op": "leave"}``, ``{"op": "start"}``, ``{"op": "rematch"}``, ``{"op": "chat", "text": "…"}``.
 ``sit``, ``start`` and ``rematch`` may carry the browser's ``contribution`` to the next match's
-seed (``games.fair_deals``; ``static/js/fair.js`` adds it).
+seed (``games.engines.fair_deals``; ``static/js/fair.js`` adds it).
 Server frames are HTML whose top-level elements replace the elements with the same id.
 """
 
@@ -26,9 +26,9 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from .. import chat, limits, play, tables
-from ..models import Match, Table
-from . import autoplay, lobby_feed, notify, presence, snapshots
+from ..models import Table
+from ..tables import chat, limits, play, rows, seating
+from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame
@@ -145,7 +145,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     user_group_name = ""
     #: Whether this connection's disconnect cleanup has run (it runs exactly once).
     cleaned_up = False
-    #: Whether this connection counts towards the account's open sockets (games.limits).
+    #: Whether this connection counts towards the account's open sockets (games.tables.limits).
     counted = False
     accepted = False
 
@@ -390,7 +390,7 @@ class TableConsumer(AuthenticatedConsumer):
             await getattr(self, f"op_{message['op']}")(message)
         except play.StaleMove as error:
             await self.send_frame(flash=str(error))
-        except (BadFrame, tables.TableError) as error:
+        except (BadFrame, rows.TableError) as error:
             await self.send_flash(str(error))
         except Exception:
             # The socket stays open: a failed request must not cost the player their seat.
@@ -402,25 +402,23 @@ class TableConsumer(AuthenticatedConsumer):
                 )
             )
 
-    async def changed(self, *, lobby: bool, moved: Match | None = None) -> None:
-        """Tell everyone at the table (and the lobby, when its list changed) to refresh;
-        ``moved``: the match a move changed, and nothing else changed."""
-        move = (moved.pk, moved.version) if moved is not None else None
-        await notify.send(self.group, notify.table_changed(move=move))
+    async def changed(self, *, lobby: bool) -> None:
+        """Tell everyone at the table (and the lobby, when its list changed) to refresh."""
+        await notify.send(self.group, notify.table_changed())
         if lobby:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 
     async def op_sit(self, message: dict[str, Any]) -> None:
         seat = int_field(message, "seat")
         contribution = str_field(message, "contribution", longest=64)
-        sat = await database_sync_to_async(tables.take_seat)(
+        sat = await database_sync_to_async(seating.take_seat)(
             self.table_id, self.user, seat, contribution
         )
         if sat:
             await self.changed(lobby=True)
 
     async def op_leave(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(tables.leave_seat)(self.table_id, self.user)
+        await database_sync_to_async(seating.leave_seat)(self.table_id, self.user)
         await self.changed(lobby=True)
 
     async def op_start(self, message: dict[str, Any]) -> None:
@@ -439,10 +437,8 @@ class TableConsumer(AuthenticatedConsumer):
     async def op_play(self, message: dict[str, Any]) -> None:
         action = str_field(message, "action", longest=64, empty=False)
         version = int_field(message, "version")
-        # Batched: moves of tables that arrive together share a trip to the database thread.
-        match = await run_batched(snapshots.apply_action, self.table_id, self.user, action, version)
+        await moves.move(self.table_id, self.user, action, version)
         self.selected = ""
-        await self.changed(lobby=match.status != Match.Status.RUNNING, moved=match)
 
     async def op_next_deal(self, message: dict[str, Any]) -> None:
         """The player has seen the finished deal's result."""
@@ -453,13 +449,13 @@ class TableConsumer(AuthenticatedConsumer):
         """The creator seats a computer player (``level``) or, with no level, removes it."""
         level = str_field(message, "level", longest=20)
         seat = int_field(message, "seat")
-        await database_sync_to_async(tables.set_bot)(self.table_id, self.user, seat, level)
+        await database_sync_to_async(seating.set_bot)(self.table_id, self.user, seat, level)
         await self.changed(lobby=True)
 
     async def op_fill(self, message: dict[str, Any]) -> None:
         """The creator seats computer players of ``level`` in every free seat."""
         level = str_field(message, "level", longest=20)
-        if await database_sync_to_async(tables.fill_with_bots)(self.table_id, self.user, level):
+        if await database_sync_to_async(seating.fill_with_bots)(self.table_id, self.user, level):
             await self.changed(lobby=True)
 
     async def op_takeover(self, message: dict[str, Any]) -> None:

@@ -11,16 +11,19 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.template.loader import render_to_string
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .. import play
 from ..catalog import get_game
-from ..computers import bot_level_choices, computer_name
 from ..models import ChatMessage, Match, Table
 from ..presenters import Presenter, Region
-from ..tables import waiting_claims
-from .regions import RENDERS, remember, render_changed
+from ..presenters.words import per_language
+from ..tables import play
+from ..tables.computers import bot_level_choices, computer_name
+from ..tables.quick import waiting_claims
+from .regions import LANGUAGE, RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
 
 
@@ -166,6 +169,7 @@ def table_context(
     context = dict(common)
     # The regions rendered from this read, which the other connections sharing it may reuse.
     context[RENDERS] = snapshot.renders.setdefault(language, {})
+    context[LANGUAGE] = language
     table, match = snapshot.table, snapshot.match
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
     me = next((seat.index for seat in snapshot.seats if seat.user_id == user_id), None)
@@ -235,7 +239,8 @@ def table_context(
 
 def table_page(table: Table, user: AbstractBaseUser) -> dict[str, Any]:
     """The context of ``table``'s page for ``user``: the table as a frame shows it, and the chat."""
-    return {**table_context(table, user), "chat_lines": recent_chat(table)}
+    context = table_context(table, user)
+    return {**context, "chat_lines": recent_chat(table), "announcer": announcer_html(context)}
 
 
 def recent_chat(table: Table, count: int = 50) -> list[ChatMessage]:
@@ -261,7 +266,6 @@ STATUS = Region(
         "view.result",
         "view.winner",
         "my_turn",
-        "turn_began",
         "to_act_name",
         "seated",
         "played",  # a seat taken after the match (at a quick table) did not win or lose it
@@ -283,10 +287,34 @@ SEATS = Region(
         "default_bot_level",
     ),
 )
-#: The live region: the last move in words, then "Your turn" for the player on turn.
-ANNOUNCER = Region("games/partials/announcer.html", uses=("announcement", "my_turn", "version"))
+
+
+def announcer_html(context: dict[str, Any]) -> str:
+    """The live region: the last move in words, then "Your turn." for the player on turn.
+
+    Swapped inside (the live region itself stays in the page, as screen readers need): the
+    paragraph is new each time, and its text alternates a trailing zero-width space with the
+    version, so that the same words twice in a row still read as a change. Written out rather
+    than a template: it is rendered twice on every move (``manage.py bench moves``).
+    """
+    version = context.get("version")
+    return format_html(
+        '<div id="announcer" class="visually-hidden" aria-live="polite" hx-swap-oob="innerHTML">'
+        "<p>{}{}{}</p></div>",
+        context.get("announcement") or "",
+        _your_turn() if context.get("my_turn") else "",
+        mark_safe("&#8203;") if version is not None and version % 2 == 0 else "",
+    )
+
+
+@per_language
+def _your_turn() -> str:
+    return " " + _("Your turn.")
+
+
+ANNOUNCER = Region("announcer", uses=("announcement", "my_turn", "version"), html=announcer_html)
 CHAT_NOTE = Region("games/partials/chat_note.html", uses=("chat_warning",))
-#: The commitment to the deals of the running or next match (``games.fair_deals``).
+#: The commitment to the deals of the running or next match (``games.engines.fair_deals``).
 FAIR_DEALS = Region("games/partials/fair_deals.html", uses=("fair",))
 FLASH = Region("games/partials/flash.html", uses=("flash",), recurring=True)
 #: Key under which a connection's ``shown`` remembers which match its board shows.

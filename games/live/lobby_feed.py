@@ -20,7 +20,7 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.utils import translation
 
-from .. import lobby
+from ..tables import lobby
 
 logger = logging.getLogger(__name__)
 

@@ -24,16 +24,16 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-def table_changed(*, move: tuple[int, int] | None = None) -> dict[str, Any]:
+def table_changed(*, move: dict[str, Any] | None = None) -> dict[str, Any]:
     """The event sent to a table's group after any visible change.
 
     ``event`` names this one change: the connections it reaches in one process share a single
-    read of the table for it (see ``snapshots.event_snapshot``). ``move`` is the match id and
-    version a move led to: the process that made the move already holds the table there.
+    read of the table for it (see ``snapshots.event_snapshot``). ``move``: what a move did
+    (``snapshots.move_news``), so that processes that hold the table need not read it.
     """
     event: dict[str, Any] = {"type": "table.changed", "event": secrets.token_hex(8)}
     if move is not None:
-        event["match"], event["version"] = move
+        event.update(move)  # flat: the in-memory layer copies the event for every connection
     return event
 
 

@@ -10,7 +10,7 @@ process's last beat) and tells their tables, so presence dots are right again an
 computer player takes over an absent player's turn after the usual grace period.
 
 Every socket, lobby or table, also holds one of its account's ``MAX_SOCKETS_PER_ACCOUNT``
-places (``games.limits``): the heartbeat refreshes those of this process's sockets (it beats
+places (``games.tables.limits``): the heartbeat refreshes those of this process's sockets (it beats
 while any is open), and those of a dead process lapse in the cache after
 ``PRESENCE_STALE_SECONDS``.
 """
@@ -33,8 +33,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from .. import limits, play
 from ..models import Match, MatchPlayer, Presence, Server, Table
+from ..tables import limits, play
 from . import notify
 
 logger = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ logger = logging.getLogger(__name__)
 _name: tuple[int, str] | None = None
 #: This process's open table sockets: channel name -> (table id, user id).
 _open: dict[str, tuple[int, int]] = {}
-#: This process's open sockets, lobby and table: channel name -> its place (games.limits).
+#: This process's open sockets, lobby and table: channel name -> its place (games.tables.limits).
 _places: dict[str, str] = {}
 _heartbeat: asyncio.Task | None = None
 #: True while the heartbeat waits between beats (the only moment it is cancelled).
@@ -60,11 +60,6 @@ def server_name() -> str:
 
 def _cutoff() -> datetime:
     return timezone.now() - timedelta(seconds=settings.PRESENCE_STALE_SECONDS)
-
-
-def live_presences() -> QuerySet[Presence]:
-    """Presences held by server processes that are still beating."""
-    return Presence.objects.filter(server__seen_at__gte=_cutoff())
 
 
 def _running_seats(table_id: int, user_id: int) -> QuerySet[MatchPlayer]:
@@ -103,7 +98,7 @@ def leave(table_id: int, user_id: int, channel_name: str) -> None:
     """Forget a connection; a player with no live connection left is away from now on."""
     with transaction.atomic():
         Presence.objects.filter(channel_name=channel_name).delete()
-        gone = not live_presences().filter(table_id=table_id, user_id=user_id).exists()
+        gone = not Presence.objects.live().filter(table_id=table_id, user_id=user_id).exists()
         if gone:
             _running_seats(table_id, user_id).update(away_since=timezone.now())
     finished_quick = Table.objects.filter(pk=table_id, quick=True, status=Table.Status.FINISHED)
@@ -130,7 +125,7 @@ def sweep() -> set[int]:
     with transaction.atomic():
         Server.objects.filter(name__in=last_seen, seen_at__lt=_cutoff()).delete()
         for (table_id, user_id), seen in gone.items():
-            if not live_presences().filter(table_id=table_id, user_id=user_id).exists():
+            if not Presence.objects.live().filter(table_id=table_id, user_id=user_id).exists():
                 _running_seats(table_id, user_id).filter(away_since=None).update(away_since=seen)
     return {table_id for table_id, _ in gone}
 

@@ -30,6 +30,8 @@ from ..presenters import ALWAYS, Region, lookup
 
 def render(region: Region, context: dict[str, Any]) -> str:
     """``region`` rendered alone in ``context``."""
+    if region.html is not None:
+        return region.html(region.context(context))
     return render_to_string(region.template, region.context(context))
 
 
@@ -52,6 +54,8 @@ def restricted(context: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any
 #: The context entry holding the renders that the connections sharing one read of a table have
 #: made (``{template: [(key, HTML), ...]}``): see :func:`render_shared`.
 RENDERS = "shared_renders"
+#: The context entry holding the frame's language (looked up once per frame).
+LANGUAGE = "frame_language"
 
 
 def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
@@ -83,7 +87,7 @@ RECURRING_RENDERS = 8192
 def render_recurring(region: Region, context: dict[str, Any], key: Any) -> str:
     """``region`` rendered in ``context``, whose inputs are the hashable ``key``, kept for the
     process (bounded) for every later render of an equal key in the active language."""
-    cache_key = (region.id, get_language(), key)
+    cache_key = (region.id, context.get(LANGUAGE) or get_language(), key)
     with _recurring_lock:
         html = _recurring.get(cache_key)
         if html is not None:

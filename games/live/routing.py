@@ -1,7 +1,6 @@
 """Websocket URLs (mounted by ``cardroom.asgi``)."""
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.urls import path, re_path
 
 from . import consumers
@@ -20,13 +19,6 @@ websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/table/<str:code>/", consumers.TableConsumer.as_asgi()),
 ]
-
-if settings.LOADTEST_FLOOR:
-    # The load benchmark's bare fan-out and collection (see games/bench/load.py); off unless asked.
-    from ..bench.floor import CollectConsumer, FanOutConsumer
-
-    websocket_urlpatterns.append(path("ws/bench/<slug:group>/", FanOutConsumer.as_asgi()))
-    websocket_urlpatterns.append(path("ws/bench-collect/", CollectConsumer.as_asgi()))
 
 # Last: without it, channels' router raises an error for an unknown path.
 websocket_urlpatterns.append(re_path(r"", NotFoundConsumer.as_asgi()))

@@ -6,26 +6,26 @@ automatic-move driver, need the same rows: :func:`event_snapshot` reads them onc
 and hands the same :class:`TableSnapshot` to all of them. Nothing here depends on who looks:
 each connection then builds its own seat's view from the snapshot.
 
-A move's event names the match version it led to, and the process that made the move keeps the
-table as the move left it (:func:`after_move`): there, the event needs no read at all.
+A move's event carries the move (:func:`move_news`): the process that made it keeps the table as
+the move left it (:func:`record_move`), and any other process that holds the table as it was
+just before applies the move to its read with the engine. Either way the event needs no read.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F
-from django.dispatch import receiver
 
-from .. import play
 from ..catalog import get_game
-from ..models import Match, MatchPlayer, Seat, Table
-from .presence import live_presences
+from ..models import Match, MatchPlayer, Presence, Seat, Table
+from ..tables import play
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def load_snapshot(table_id: int) -> TableSnapshot:
             .order_by("seat")
         )
         state = get_game(table.game).engine.loads(match.state)
-    online = live_presences().filter(table=table).values_list("user_id", flat=True)
+    online = Presence.objects.live().filter(table=table).values_list("user_id", flat=True)
     return TableSnapshot(
         table=table,
         seats=list(table.seats.select_related("user").order_by("index")),
@@ -117,19 +117,19 @@ LATEST_SNAPSHOTS = 1024
 
 
 def event_snapshot(
-    table_id: int, event: str, *, at: tuple[int, int] | None = None
+    table_id: int, event: str, *, news: dict[str, Any] | None = None
 ) -> TableSnapshot:
     """The table as read after change ``event`` (an id from :func:`notify.table_changed`).
 
     The first caller to handle an event reads the table; the others reuse that read, which
     is as fresh as their own would be: it was made after the event was sent. Without an
-    ``event`` the table is read afresh. ``at``: the match id and version a move led to; when
-    this process already holds the table at that version (it made the move, see
-    :func:`after_move`), nothing is read.
+    ``event`` the table is read afresh. ``news``: the move the event carries
+    (:func:`move_news`); when this process holds the table at the version it led to, or just
+    before it, nothing is read.
     """
     if not event:
         return _remember(load_snapshot(table_id))
-    snapshot = _held(table_id, event, at)
+    snapshot = _held(table_id, event, news)
     if snapshot is None:
         snapshot = _remember(load_snapshot(table_id))
         with _event_lock:
@@ -141,40 +141,94 @@ def cached_snapshot(table_id: int, event: dict[str, Any] | None) -> TableSnapsho
     """The read this process already holds for a ``table.changed`` event, if any (no query)."""
     if event is None or not event.get("event"):
         return None
-    return _held(table_id, event["event"], _move_at(event))
+    return _held(table_id, event["event"], _news(event))
 
 
 def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
     """The read of the table for a ``table.changed`` event (None: read it afresh)."""
     if event is None:
         return event_snapshot(table_id, "")
-    return event_snapshot(table_id, event.get("event", ""), at=_move_at(event))
+    return event_snapshot(table_id, event.get("event", ""), news=_news(event))
 
 
-def _move_at(event: dict[str, Any]) -> tuple[int, int] | None:
-    """The match id and version a move event led to (None for other events)."""
-    return (event["match"], event["version"]) if "version" in event else None
+def _news(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The move a ``table.changed`` event carries (:func:`move_news`), if any."""
+    return event if "version" in event else None
 
 
-def _held(table_id: int, event: str, at: tuple[int, int] | None) -> TableSnapshot | None:
-    """The read made for ``event`` already, or else the latest read if it is at ``at``."""
+def _held(table_id: int, event: str, news: dict[str, Any] | None) -> TableSnapshot | None:
+    """The read made for ``event`` already, or else the latest read if it is at the version
+    the ``news`` led to, or just before it (then with the move applied)."""
     with _event_lock:
         snapshot = _event_snapshots.get((table_id, event))
-        if snapshot is None and at is not None:
-            latest = _latest.get(table_id)
-            if latest is not None and _at(latest) == at:
-                snapshot = _keep(table_id, event, latest)
-        return snapshot
-
-
-def held_at(table_id: int, version: int) -> TableSnapshot | None:
-    """This process's latest read of the table if its match is running at ``version`` (no
-    query; None otherwise). A move made on that version needs no read: see ``play``."""
-    with _event_lock:
+        if snapshot is not None or news is None:
+            return snapshot
         latest = _latest.get(table_id)
-    if latest is None or latest.match is None or latest.match.version != version:
+        if latest is None or latest.match is None or latest.match.pk != news["match"]:
+            return None
+        if latest.match.version == news["version"]:
+            return _keep(table_id, event, latest)
+        if latest.match.version == news["version"] - 1 and "carry" in news:
+            snapshot = _carried(latest, news["carry"])
+            if snapshot is not None:
+                _latest[table_id] = snapshot
+                return _keep(table_id, event, snapshot)
         return None
-    return latest if latest.match.status == Match.Status.RUNNING else None
+
+
+#: The match fields a move writes that the frames show (:func:`move_news`).
+MOVED_FIELDS = ("version", "last_seat", "last_action", "ready_seats")
+MOVED_TIMES = ("moved_at", "turn_started_at", "paused_until")
+#: The mover's fields a move may change (``play._seat_changes``).
+MOVER_FIELDS = ("covered", "timeouts")
+
+
+def move_news(moved: play.Position) -> dict[str, Any]:
+    """What a move's event carries: the match and version it led to and, while the match runs,
+    the move and what it wrote (``carry``, one string: the in-memory layer copies an event
+    for every connection it reaches, the Redis layer encodes it), so that every process
+    holding the version before can apply it to its read instead of reading the table again."""
+    match = moved.match
+    news: dict[str, Any] = {"match": match.pk, "version": match.version}
+    if match.status == Match.Status.RUNNING:
+        mover = next(p for p in moved.players if p.seat == match.last_seat)
+        news["carry"] = json.dumps(
+            [
+                moved.table.revision,
+                [getattr(match, name) for name in MOVED_FIELDS],
+                [_iso(getattr(match, name)) for name in MOVED_TIMES],
+                [getattr(mover, name) for name in MOVER_FIELDS],
+            ]
+        )
+    return news
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _carried(before: TableSnapshot, carry: str) -> TableSnapshot | None:
+    """``before`` with the move in ``carry`` (:func:`move_news`) applied, or None when the
+    table changed otherwise too (the engine is deterministic: the state is the one the mover
+    stored)."""
+    revision, fields, times, mover = json.loads(carry)
+    if revision != before.table.revision:
+        return None
+    match = copy.copy(before.match)
+    for name, value in zip(MOVED_FIELDS, fields, strict=True):
+        setattr(match, name, value)
+    for name, value in zip(MOVED_TIMES, times, strict=True):
+        setattr(match, name, datetime.fromisoformat(value) if value is not None else None)
+    match.state = ""  # the stored text is not kept: ``state`` is the parsed one
+    spec = get_game(before.table.game)
+    state = spec.engine.apply(before.state, match.last_seat, match.last_action)
+    players = list(before.players)
+    for index, player in enumerate(players):
+        if player.seat == match.last_seat:
+            players[index] = copy.copy(player)
+            for name, value in zip(MOVER_FIELDS, mover, strict=True):
+                setattr(players[index], name, value)
+    return replace(before, match=match, players=players, state=state)
 
 
 def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:
@@ -185,48 +239,34 @@ def _keep(table_id: int, event: str, snapshot: TableSnapshot) -> TableSnapshot:
     return snapshot
 
 
-def apply_action(
-    table_id: int, user: AbstractBaseUser | None, action: str, version: int, **options: Any
-) -> Match:
-    """:func:`games.play.apply_action`, from this process's read of the table when it holds
-    the table at ``version`` (then the move reads nothing)."""
-    return play.apply_action(
-        table_id, user, action, version, held=held_at(table_id, version), **options
-    )
+def position_at(table_id: int, version: int) -> play.Position | None:
+    """This process's latest read of the table as a position, if its match is running at
+    ``version`` (no query; None otherwise): a move made on it needs no read."""
+    with _event_lock:
+        latest = _latest.get(table_id)
+    if latest is None or latest.match is None or latest.match.version != version:
+        return None
+    if latest.match.status != Match.Status.RUNNING:
+        return None
+    return play.Position(latest.table, latest.match, latest.players, latest.state)
 
 
-@receiver(play.move_committed)
-def after_move(
-    sender: Any,
-    *,
-    table: Table,
-    match: Match,
-    state: Any,
-    seat_changes: dict[str, Any],
-    **kwargs: Any,
-) -> None:
+def record_move(moved: play.Position) -> None:
     """Keep the table as a move made by this process left it: the move's event then needs no
-    read here. ``match`` holds what the move wrote, ``state`` is its new engine state and
-    ``seat_changes`` what it changed in the mover's seat (cover, timeouts).
+    read here.
 
     Only a read of the version just before is carried forward. Anything else that changes a
     table sends an event of its own, which is read whole; and if this process has not seen
     the version before, something happened in between, so the event reads the table.
     """
+    table, match = moved.table, moved.match
     with _event_lock:
         before = _latest.get(table.pk)
     if before is None or _at(before) != (match.pk, match.version - 1):
         return
-    if table.revision != before.table.revision:
-        return  # the move changed the table too (seats handed over at a new deal): read it
-    players = before.players
-    if seat_changes:
-        players = list(players)
-        mover = next(i for i, p in enumerate(players) if p.seat == match.last_seat)
-        players[mover] = copy.copy(players[mover])
-        for name, value in seat_changes.items():
-            setattr(players[mover], name, value)
-    _remember(replace(before, table=table, match=match, players=players, state=state))
+    if match.status != Match.Status.RUNNING or table.revision != before.table.revision:
+        return  # the move ended the match or changed the table (seats at a new deal): read it
+    _remember(replace(before, table=table, match=match, players=moved.players, state=moved.state))
 
 
 def _at(snapshot: TableSnapshot) -> tuple[int, int] | None:

@@ -4,7 +4,7 @@ Two ways, chosen by ``BOTS_IN_WORKERS`` (on by default when ``REDIS_URL`` is set
 
 - **Workers.** The table's driver sends the move it waits for to the :data:`CHANNEL` channel;
   a Channels worker (``manage.py runworker bot-moves``: any number, on any machine) reads the
-  seat's view, asks the bot and applies its action through ``play.apply_action`` like any
+  seat's view, asks the bot and makes its move through ``games.live.moves`` like any
   move (``games.live.workers``). A request that no move answers within
   ``BOT_ANSWER_SECONDS`` (its worker died mid-thought, or none runs yet) is sent again, as is
   one the channel was too full to take.
@@ -17,46 +17,18 @@ Either way a bot's CPU never competes with the players' moves on the web process
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import multiprocessing
 import random
-import threading
-from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from .. import processes
 from ..bots import Bot
-
-T = TypeVar("T")
 
 #: The channel the bot workers read (``manage.py runworker bot-moves``).
 CHANNEL = "bot-moves"
-
-_pool: concurrent.futures.ProcessPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def _processes() -> concurrent.futures.ProcessPoolExecutor:
-    """This process's pool of thinking processes (started on first use)."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=settings.BOT_PROCESSES,
-                mp_context=multiprocessing.get_context("spawn"),
-            )
-        return _pool
-
-
-def _forget_pool(broken: concurrent.futures.ProcessPoolExecutor) -> None:
-    global _pool
-    with _pool_lock:
-        if _pool is broken:
-            _pool = None
-    broken.shutdown(wait=False, cancel_futures=True)
 
 
 async def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> str:
@@ -67,37 +39,11 @@ async def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> str:
         return await sync_to_async(bot, thread_sensitive=False)(view, rng, budget)
     loop = asyncio.get_running_loop()
     for attempt in range(3):
-        pool = _processes()
+        pool = processes.pool()
         try:
             return await loop.run_in_executor(pool, bot, view, rng, budget)
         except BrokenProcessPool:
-            _forget_pool(pool)
+            processes.forget(pool)
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
-
-
-def in_pool(work: Callable[..., T], *args: Any) -> T:
-    """``work(*args)`` worked out in the pool while this thread waits (in this thread when
-    ``BOT_PROCESSES`` is 0); asked again, in a new pool, when a process died. For work a
-    request needs that is too heavy for the web process (deal reviews)."""
-    if not settings.BOT_PROCESSES:
-        return work(*args)
-    for attempt in range(3):
-        pool = _processes()
-        try:
-            return pool.submit(work, *args).result()
-        except BrokenProcessPool:
-            _forget_pool(pool)
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
-
-
-def shutdown() -> None:
-    """Stop the pool's processes (tests, shutdown)."""
-    global _pool
-    with _pool_lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)

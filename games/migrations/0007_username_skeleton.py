@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 def remember_usernames(apps, schema_editor):
     """Give every existing user the skeleton of their name."""
-    from games.text import skeleton
+    from games.people.text import skeleton
 
     User = apps.get_model(settings.AUTH_USER_MODEL)
     UsernameSkeleton = apps.get_model("games", "UsernameSkeleton")

@@ -7,6 +7,7 @@ the engine state, so it cannot leak hidden cards.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -31,6 +32,9 @@ class Region:
     given: tuple[tuple[str, str], ...] = ()
     #: What a connection remembers the region by (default: its template).
     name: str = ""
+    #: Renders the region from the context instead of ``template`` (which then only names
+    #: it): for a small region sent on every move, where a template's cost counts.
+    html: Callable[[dict[str, Any]], str] | None = None
 
     @property
     def id(self) -> str:
@@ -40,10 +44,21 @@ class Region:
         """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
         if not self.uses:
             return ALWAYS
-        get = context.get
-        return tuple(
-            [get(path) if type(path) is str else follow(context, path) for path in self._paths]
-        )
+        names, items, paths = self._paths
+        # Keys are taken for every region of every connection on every move: ``map`` over
+        # names runs no Python code (``manage.py bench moves``).
+        key = tuple(map(context.get, names))
+        for head, rest in items:
+            value = context.get(head)
+            if isinstance(value, dict):
+                key += tuple(map(value.get, rest))
+            elif value is None:
+                key += (None,) * len(rest)
+            else:
+                key += tuple([getattr(value, name, None) for name in rest])
+        if paths:
+            key += tuple([follow(context, path) for path in paths])
+        return key
 
     def context(self, context: dict[str, Any]) -> dict[str, Any]:
         """``context`` with the names of ``given`` added."""
@@ -52,9 +67,24 @@ class Region:
         return {**context, **{name: lookup(context, value) for name, value in self.given}}
 
     @functools.cached_property
-    def _paths(self) -> tuple[str | tuple[str, ...], ...]:
-        """Each name of ``uses``: as it is, or split at its dots."""
-        return tuple(tuple(name.split(".")) if "." in name else name for name in self.uses)
+    def _paths(self) -> tuple[tuple[str, ...], tuple[tuple[str, tuple[str, ...]], ...], tuple]:
+        """The plain names of ``uses``; its ``a.b`` names grouped by ``a``; longer ones split."""
+        names = tuple(name for name in self.uses if "." not in name)
+        items: dict[str, list[str]] = {}
+        paths = []
+        for name in self.uses:
+            parts = name.split(".")
+            if len(parts) == 2:
+                items.setdefault(parts[0], []).append(parts[1])
+            elif len(parts) > 2:
+                paths.append(tuple(parts))
+        return names, tuple((head, tuple(rest)) for head, rest in items.items()), tuple(paths)
+
+
+#: The version every play sends, and the version at which the viewer's turn began.
+PLAY_VERSION = Region(
+    "games/partials/play_version.html", uses=("version", "turn_began"), recurring=True
+)
 
 
 def lookup(context: dict[str, Any], name: str) -> Any:

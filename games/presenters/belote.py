@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..engines.belote_cards import CONTRACT_INDEX, INDEX, trick_winner
-from ..templatetags.cards import call_name, card_name, declaration_name
-from . import Region
+from . import PLAY_VERSION, Region
+from .words import call_name, card_name, declaration_name, per_language
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -33,7 +33,7 @@ REGIONS = (
         "games/belote/felt.html",
         uses=("players", "trick", "resting", "seat_deadlines", "table.turn_seconds"),
     ),
-    Region("games/partials/play_version.html", uses=("version",), recurring=True),
+    PLAY_VERSION,
     Region(
         "games/belote/my_area.html",
         uses=(
@@ -260,9 +260,10 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
     return rows
 
 
+@per_language
 def _team_labels() -> dict[str, Any]:
     """How the two teams are named: for a player "We" and "They", for a spectator by their
-    seats."""
+    seats (kept per language: read-only)."""
     return {"we": _("We"), "they": _("They"), "seats": (_("Seats 1 & 3"), _("Seats 2 & 4"))}
 
 

@@ -8,12 +8,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..engines.grabush import PLAYER_COUNTS
-from ..templatetags.cards import card_name, rank_text
-from . import Region
+from . import PLAY_VERSION, Region
+from .words import card_name, rank_text
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
 REGIONS = (
-    Region("games/partials/play_version.html", uses=("version",), recurring=True),
+    PLAY_VERSION,
     Region("games/grabush/board_top.html", uses=("dealer_name", "view.supply", "view.completed")),
     Region("games/grabush/stocks.html", uses=("stocks", "us_label", "them_label")),
     Region("games/grabush/centre.html", uses=("centre", "new_pile_target")),

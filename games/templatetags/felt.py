@@ -13,11 +13,12 @@ from html import escape
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..presenters.belote import FeltPlayer
-from .cards import call_name, card, card_count, declaration_name
-from .per_language import per_language
+from ..presenters.words import call_name, card_count, declaration_name, per_language
+from .cards import card
 from .timers import turn_timer
 
 register = template.Library()
@@ -30,8 +31,9 @@ def felt_players(
     """Each player's place: name, dealer chip, turn, card count, bubbles (calls, declarations),
     and the turn's countdown for the player on turn (``deadlines``: by seat, when timed)."""
     places = []
+    language = get_language()
     for player in players:
-        place = felt_player(player)
+        place = felt_player.in_language(language, player)
         deadline = deadlines.get(str(player.index)) if deadlines else None
         if deadline:  # added to the kept place: every turn has a deadline of its own
             place = place[: -len("</div>")] + turn_timer(deadline, seconds, "ring") + "</div>"

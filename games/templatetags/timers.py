@@ -12,7 +12,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from .per_language import per_language
+from ..presenters.words import per_language
 
 register = template.Library()
 

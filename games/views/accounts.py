@@ -19,9 +19,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from cardroom.proxies import client_ip
 
-from .. import history, limits
 from ..models import UsernameSkeleton
-from ..text import skeleton
+from ..people.text import skeleton
+from ..records import history
+from ..tables import limits
 from . import next_url
 
 User = get_user_model()
@@ -75,7 +76,7 @@ class CardroomAuthenticationForm(AuthenticationForm):
             raise
 
     def _ban_message(self) -> str:
-        from ..moderation import active_ban
+        from ..people.moderation import active_ban
 
         username = self.cleaned_data.get("username")
         password = self.cleaned_data.get("password")

@@ -1,4 +1,5 @@
-"""How deals are fixed before play, and the verifier anyone can download (``games.fair_deals``)."""
+"""How deals are fixed before play, and the verifier anyone can download
+(``games.engines.fair_deals``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from django.views.decorators.http import require_GET
 #: The package the verifier needs: it and the pure engines, nothing else.
 GAMES = Path(__file__).resolve().parent.parent
 VERIFIER_FILES = (
-    "fair_deals.py",
     "verify.py",
     *(f"engines/{p.name}" for p in sorted((GAMES / "engines").glob("*.py"))),
 )

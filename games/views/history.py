@@ -10,9 +10,10 @@ from django.views.decorators.http import require_GET
 
 from cardroom.proxies import client_ip
 
-from .. import history, limits, reviews
 from ..catalog import all_games, game_label, get_game
 from ..models import Match
+from ..records import history, reviews
+from ..tables import limits
 from . import game_or_404
 
 

@@ -3,7 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from ..lobby import lobby_context, quick_games
+from ..tables.lobby import lobby_context, quick_games
 from .tables import new_table_forms, play_now_commitment
 
 

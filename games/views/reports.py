@@ -11,11 +11,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from ..forms import ReportForm
 from ..models import ChatMessage
-from ..moderation import report
-from ..tables import TableError
+from ..people.moderation import report
+from ..tables.rows import TableError
 from . import next_url
+from .forms import ReportForm
 
 
 def _report_page(

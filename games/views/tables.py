@@ -13,13 +13,15 @@ from django.template.loader import get_template
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from .. import fair_deals, live
+from .. import live
 from ..catalog import all_games, get_game
-from ..forms import TableForm
-from ..lobby import lobby_context, quick_games
+from ..engines import fair_deals
 from ..models import Table
-from ..tables import ShownSecret, TableError, claim_computer_seat, create_table, play_now
+from ..tables.lobby import lobby_context, quick_games
+from ..tables.quick import ShownSecret, claim_computer_seat, play_now
+from ..tables.rows import TableError, create_table
 from . import game_or_404
+from .forms import TableForm
 
 #: The session key of the secret of the player's next "Play now" table: its commitment is on
 #: the page before their browser's contribution comes with the click.

@@ -54,12 +54,14 @@
     oscillator.stop(now + 0.32);
   }
 
-  // The version at which the player's turn began, as the server marks it ("" when the
-  // player's own move continued the turn). Frames may skip states (the computers can move
-  // before a frame is made), so a new turn shows as a new mark, not only as a change of seat.
+  // The version at which the player's turn began, as the server marks it on #play-version
+  // ("" when the player's own move continued the turn); null when it is not their turn.
+  // Frames may skip states (the computers can move before a frame is made), so a new turn
+  // shows as a new mark, not only as a change of seat.
   function turnBegan() {
-    var line = document.querySelector("#table-status .your-turn");
-    return line === null ? null : line.dataset.turnBegan || "";
+    if (document.querySelector("#table-status .your-turn") === null) return null;
+    var version = document.getElementById("play-version");
+    return version === null ? "" : version.dataset.turnBegan || "";
   }
 
   var base = document.title.indexOf(prefix) === 0 ? document.title.slice(prefix.length) : document.title;

@@ -14,10 +14,10 @@ from axe_playwright_python.sync_playwright import Axe
 from django.db import connections
 from playwright.sync_api import Page, expect
 
-from games import chat, play, tables
 from games.bots import grabush as grabush_bots
 from games.engines import belote, grabush
 from games.models import Match, Move
+from games.tables import chat, play, rows, seating
 from tests.factories import OPTIONS, finish_match, make_players, seated_table, start_with_dealer
 from tests.live import session_cookie
 
@@ -77,7 +77,7 @@ def test_pages_in_bulgarian_and_russian(live_server_url, new_page, language):
 def test_belote_table_states(live_server_url, new_page):
     everyone = make_players(8)
     users = everyone[:4]
-    waiting = tables.create_table(users[0], "belote", OPTIONS, is_private=True)
+    waiting = rows.create_table(users[0], "belote", OPTIONS, is_private=True)
     running = seated_table(users)
     match = start_with_dealer(running, users[0], dealer=3)  # seat 0 bids first
     finished = seated_table(everyone[4:])
@@ -110,9 +110,9 @@ def test_belote_table_states(live_server_url, new_page):
 def test_grabush_tables(players, live_server_url, new_page):
     users = make_players(players)
     options = {"players": players, "stock_size": 20, "table_talk_penalty": True}
-    table = tables.create_table(users[0], "grabush", options, is_private=True)
+    table = rows.create_table(users[0], "grabush", options, is_private=True)
     for index, user in enumerate(users):
-        tables.take_seat(table.pk, user, index)
+        seating.take_seat(table.pk, user, index)
     play.start_match(table.pk, users[0])
     match = Match.objects.get(table=table)
     seat = grabush.loads(match.state).to_act
@@ -149,16 +149,16 @@ def test_grabush_penalty_replays_and_records(live_server_url, new_page):
     everyone = make_players(10)
     users = everyone[:4]
     options = {"players": 4, "stock_size": 20, "table_talk_penalty": True}
-    talk = tables.create_table(users[0], "grabush", options, is_private=True)
+    talk = rows.create_table(users[0], "grabush", options, is_private=True)
     for index, user in enumerate(users):
-        tables.take_seat(talk.pk, user, index)
+        seating.take_seat(talk.pk, user, index)
     play.start_match(talk.pk, users[0])
     chat.post_message(talk.pk, users[1], "play your seven!")
     assert play.apply_chat_rule(talk.pk, users[1])
     pair = everyone[4:6]
     two = {"players": 2, "stock_size": 20, "table_talk_penalty": True}
-    finished = tables.create_table(pair[0], "grabush", two, is_private=True)
-    tables.take_seat(finished.pk, pair[1], 1)
+    finished = rows.create_table(pair[0], "grabush", two, is_private=True)
+    seating.take_seat(finished.pk, pair[1], 1)
     play.start_match(finished.pk, pair[0])
     ended = finish_grabush(finished, pair)
     belote_users = everyone[6:]

@@ -9,8 +9,9 @@ import json
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import fair_deals, tables
+from games.engines import fair_deals
 from games.models import Match, Table
+from games.tables import rows, seating
 from games.verify import verify
 from tests.browser.test_accessibility import check, logged_in
 from tests.factories import OPTIONS, make_players
@@ -21,8 +22,8 @@ def test_the_table_shows_the_fingerprint_and_the_record_finds_my_contribution(
     live_server_url, new_page
 ):
     owner = make_players(1)[0]
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True)
-    tables.fill_with_bots(table.pk, owner, "easy")
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
+    seating.fill_with_bots(table.pk, owner, "easy")
     committed = fair_deals.commitment(table.next_secret)
     page = logged_in(new_page, owner, live_server_url)
     page.goto(f"{live_server_url}{table.get_absolute_url()}")

@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from playwright.sync_api import expect
 
-from games import tables
 from games.models import Match, Move
+from games.tables import rows, seating
 
 from ..live import session_cookie
 from ..servers import ServerProcess
@@ -23,10 +23,10 @@ RECONNECT_TIMEOUT = 30_000
 @pytest.mark.services
 def test_the_page_reconnects_after_a_sigkill_and_play_goes_on(transactional_db, new_page):
     owner = get_user_model().objects.create_user("owner", password="pw-123456789")
-    table = tables.create_table(owner, "belote", OPTIONS, is_private=True)
-    tables.take_seat(table.pk, owner, 0)
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
+    seating.take_seat(table.pk, owner, 0)
     for seat in (1, 2, 3):
-        tables.set_bot(table.pk, owner, seat, "easy")
+        seating.set_bot(table.pk, owner, seat, "easy")
     match = start_with_dealer(table, owner, dealer=3)  # the owner acts first
     name, _, value = session_cookie(owner).decode().partition("=")
     connections.close_all()  # the server process opens its own

@@ -5,9 +5,10 @@ from __future__ import annotations
 from django.db import connections
 from playwright.sync_api import expect
 
-from games import fair_deals, tables
 from games.catalog import get_game
+from games.engines import fair_deals
 from games.models import Match, MatchPlayer, Seat, Table
+from games.tables import quick
 from tests.factories import make_players
 
 from .steps import sign_up
@@ -63,7 +64,7 @@ def test_a_visitors_play_now_goes_through_sign_up_to_the_game(live_server_url, n
 
 def test_join_from_the_lobby_holds_a_computers_seat_until_the_next_deal(live_server_url, new_page):
     host, guest = make_players(2)
-    table = tables.play_now(host, "belote").table
+    table = quick.play_now(host, "belote").table
     connections.close_all()
     page = logged_in(new_page, guest, live_server_url)
     check(page, live_server_url + "/", "#lobby-tables .table-item")  # the lobby, joinable

@@ -70,7 +70,7 @@ def move_and_wait_for_my_turn(page: Page) -> None:
         # thrown in, none when the player's card took the trick as its last.
         expect(page.locator("#play-version input")).not_to_have_value(str(version))
         expect(page.locator("#table-status .your-turn")).to_be_visible()
-        if page.locator("#table-status .your-turn[data-turn-began]").count():
+        if page.locator("#play-version[data-turn-began]").count():
             return
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Match, Rating
-from games.ratings import rebuild_history
+from games.records.ratings import rebuild_history
 
 
 class Command(BaseCommand):

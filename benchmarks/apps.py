@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class BenchmarksConfig(AppConfig):
+    """The benchmarks' commands (``manage.py bench``, ``manage.py loadtest``); no models."""
+
+    name = "benchmarks"
+    verbose_name = "Benchmarks"

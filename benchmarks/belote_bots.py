@@ -1,0 +1,289 @@
+"""Measure the Belote bots: win rates of whole matches, decision times and manners (pure).
+
+Run ``python -m benchmarks.belote_bots`` (or ``manage.py bench bots``).
+
+Each pairing plays **mirrored pairs** of matches: the same seed (so the same decks and first
+dealer) twice, the first player on seats 0 and 2 in one match and on seats 1 and 3 in the other,
+so neither side is dealt the better cards. The rate is the share of all those matches the first
+player won, with its 95% Wilson interval. ``frozen-hard`` is hard as it stood when the expert
+was built (``benchmarks.frozen_belote``): every change is judged against the same opponent.
+``expert-bidding`` bids like the expert and plays like frozen hard; ``expert-play`` the other
+way round: they measure the two halves apart. Every decision is timed, and judged for the
+faults a human partner notices (``benchmarks.manners``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from games.bots import belote as bots
+from games.bots import belote_expert as expert
+from games.engines import belote as engine
+
+from . import frozen_belote as frozen
+from . import manners
+from .stats import decision_times, format_pairs, mirrored_outcomes, wilson
+
+Bot = Callable[[dict[str, Any], random.Random, float], str]
+
+
+def expert_bidding(view: dict[str, Any], rng: random.Random, budget: float) -> str:
+    """The expert's calls, frozen hard's cards."""
+    if view["phase"] == "play":
+        return frozen.choose_hard(view, rng, budget)  # type: ignore[arg-type]
+    return expert.choose_expert(view, rng, budget)  # type: ignore[arg-type]
+
+
+def expert_play(view: dict[str, Any], rng: random.Random, budget: float) -> str:
+    """Frozen hard's calls, the expert's cards."""
+    if view["phase"] == "play":
+        return expert.choose_expert(view, rng, budget)  # type: ignore[arg-type]
+    return frozen.choose_hard(view, rng, budget)  # type: ignore[arg-type]
+
+
+PLAYERS: dict[str, Bot] = {
+    "easy": bots.choose_easy,  # type: ignore[dict-item]
+    "normal": bots.choose_normal,  # type: ignore[dict-item]
+    "hard": bots.choose_hard,  # type: ignore[dict-item]
+    "expert": expert.choose_expert,  # type: ignore[dict-item]
+    "frozen-hard": frozen.choose_hard,  # type: ignore[dict-item]
+    "expert-bidding": expert_bidding,
+    "expert-play": expert_play,
+}
+
+#: Pairings: (first player, second player, the first's goal, mirrored pairs by default).
+PAIRINGS: dict[str, tuple[str, str, float, int]] = {
+    "expert-vs-frozen-hard": ("expert", "frozen-hard", 0.70, 400),
+    "expert-bidding-vs-frozen-hard": ("expert-bidding", "frozen-hard", 0.5, 100),
+    "expert-play-vs-frozen-hard": ("expert-play", "frozen-hard", 0.5, 100),
+    "hard-vs-frozen-hard": ("hard", "frozen-hard", 0.5, 100),
+    "hard-vs-normal": ("hard", "normal", 0.55, 100),
+    "normal-vs-easy": ("normal", "easy", 0.90, 100),
+}
+
+
+def play_match(names: list[str], seed: int, budget: float, target: int) -> dict[str, Any]:
+    """A whole match, seat ``i`` played by ``names[i]``: the winner, the scores, and per player
+    its decision times and faults."""
+    state = engine.new_game(f"bench:{seed}", target=target)
+    rngs = [random.Random(f"belote-bots:{seed}:{seat}") for seat in range(4)]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    faults: dict[str, dict[str, int]] = {name: dict.fromkeys(manners.FAULTS, 0) for name in names}
+    while state.to_act is not None:
+        seat = state.to_act
+        view = engine.view(state, seat)
+        started = time.perf_counter()
+        action = PLAYERS[names[seat]](view, rngs[seat], budget)  # type: ignore[arg-type]
+        times[names[seat]].append(time.perf_counter() - started)
+        for fault in manners.faults(view, action):
+            faults[names[seat]][fault] += 1
+        state = engine.apply(state, seat, action)
+    return {
+        "winner": engine.winner(state),
+        "scores": engine.scores(state),
+        "deals": len(engine.deal_results(state)),
+        "times": times,
+        "faults": faults,
+    }
+
+
+def _one_match(task: tuple[str, int, int, float, int, int]) -> dict[str, Any]:
+    pairing, pair, side, budget, target, seed = task
+    first, second, _goal, _pairs = PAIRINGS[pairing]
+    names = [first if seat % 2 == side else second for seat in range(4)]
+    result = play_match(names, seed + pair, budget, target)
+    scores = result["scores"]
+    return {
+        "pairing": pairing,
+        "pair": pair,
+        "won": result["winner"] == side,
+        "margin": scores[side] - scores[1 - side],
+        "deals": result["deals"],
+        "times": result["times"],
+        "faults": result["faults"],
+    }
+
+
+def bench_belote(
+    pairs: dict[str, int] | None = None,
+    budget: float = 0.3,
+    workers: int = 2,
+    *,
+    target: int = 151,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Play ``pairs[pairing]`` mirrored pairs of each pairing named (every pairing, at its
+    default, when None) and summarise: wins, rate and interval, mean margin and deals per
+    pairing; per player the decision times and the faults per 1,000 decisions.
+
+    ``budget`` is the seconds per decision given to the bots; ``workers`` processes share the
+    matches (spawned: a script calling this guards its entry point with ``__main__``).
+    """
+    pairs = pairs if pairs is not None else {name: p[3] for name, p in PAIRINGS.items()}
+    tasks = [
+        (pairing, i, side, budget, target, seed)
+        for pairing, count in pairs.items()
+        for i in range(count)
+        for side in (0, 1)
+    ]
+    started = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            outcomes = list(pool.imap_unordered(_one_match, tasks))
+    else:
+        outcomes = [_one_match(task) for task in tasks]
+    times: dict[str, list[float]] = {}
+    faults: dict[str, dict[str, int]] = {}
+    summary: dict[str, Any] = {}
+    for pairing in pairs:
+        mine = [o for o in outcomes if o["pairing"] == pairing]
+        if not mine:
+            continue
+        wins = sum(o["won"] for o in mine)
+        low, high = wilson(wins, len(mine))
+        first, second, goal, _default = PAIRINGS[pairing]
+        summary[pairing] = {
+            "players": [first, second],
+            "goal": goal,
+            "matches": len(mine),
+            "wins": wins,
+            "rate": wins / len(mine),
+            "interval": (low, high),
+            "mean_margin": statistics.mean(o["margin"] for o in mine),
+            "mean_deals": statistics.mean(o["deals"] for o in mine),
+            "pairs": mirrored_outcomes((o["pair"], o["won"]) for o in mine),
+        }
+        for o in mine:
+            for name, values in o["times"].items():
+                times.setdefault(name, []).extend(values)
+            for name, counts in o["faults"].items():
+                total = faults.setdefault(name, dict.fromkeys(manners.FAULTS, 0))
+                for fault, count in counts.items():
+                    total[fault] += count
+    decided = decision_times(times)
+    manners_per_1000 = {
+        name: {fault: 1000 * count / decided[name]["decisions"] for fault, count in counts.items()}
+        for name, counts in faults.items()
+        if name in decided
+    }
+    return {
+        "budget": budget,
+        "target": target,
+        "workers": workers,
+        "seconds": time.perf_counter() - started,
+        "pairings": summary,
+        "times": decided,
+        "faults_per_1000": manners_per_1000,
+    }
+
+
+#: The players :func:`faults_where_possible` asks by default.
+FAULT_PLAYERS = ("frozen-hard", "hard", "expert")
+
+
+def faults_where_possible(
+    names: Sequence[str], count: int, seed: int = 1, budget: float = 0.3
+) -> dict[str, dict[str, float]]:
+    """Each player's card-play faults per 1,000 of the same ``count`` positions where one is
+    possible (:func:`manners.testing_positions`), each deciding as at a table."""
+    views = manners.testing_positions(count, seed)
+    rates = {}
+    for name in names:
+        found = dict.fromkeys(manners.CARD_FAULTS, 0)
+        for i, view in enumerate(views):
+            action = PLAYERS[name](view, random.Random(i), budget)
+            for fault in manners.faults(view, action):
+                found[fault] += 1
+        rates[name] = {fault: 1000 * n / len(views) for fault, n in found.items()}
+    return rates
+
+
+def format_faults(rates: dict[str, dict[str, float]], count: int) -> str:
+    """:func:`faults_where_possible`'s result as a few lines of text."""
+    lines = [f"Belote faults per 1,000 of {count} positions where one is possible:"]
+    for name, counts in rates.items():
+        lines.append(f"  {name}: " + ", ".join(f"{f} {n:.1f}" for f, n in counts.items()))
+    return "\n".join(lines)
+
+
+def format(result: dict[str, Any]) -> str:
+    """The result of :func:`bench_belote` as a few lines of text."""
+    lines = [
+        f"Belote bots: budget {result['budget']} s per decision, target {result['target']}, "
+        f"{result['workers']} worker(s), {result['seconds']:.0f} s"
+    ]
+    for name, p in result["pairings"].items():
+        low, high = p["interval"]
+        verdict = "ok" if p["rate"] >= p["goal"] else "below goal"
+        lines.append(
+            f"  {name}: {p['wins']}/{p['matches']} matches won = {p['rate']:.1%} "
+            f"(95% CI {low:.1%}-{high:.1%}; goal {p['goal']:.0%}: {verdict}), "
+            f"mean margin {p['mean_margin']:+.1f}, {p['mean_deals']:.1f} deals/match"
+        )
+        lines.append(f"    {format_pairs(*p['players'], p['pairs'])}")
+    for name, t in result["times"].items():
+        f = result["faults_per_1000"].get(name, {})
+        lines.append(
+            f"  {name}: {t['decisions']} decisions, median {t['median_ms']:.2f} ms, "
+            f"p99 {t['p99_ms']:.2f} ms, max {t['max_ms']:.1f} ms; per 1,000 decisions: "
+            + ", ".join(f"{fault} {count:.2f}" for fault, count in f.items())
+        )
+    return "\n".join(lines)
+
+
+def _pairs(text: str) -> dict[str, int]:
+    """``expert-vs-frozen-hard=400,normal-vs-easy=50`` -> pairs per pairing."""
+    out = {}
+    for part in text.split(","):
+        name, _, count = part.partition("=")
+        if name not in PAIRINGS:
+            raise argparse.ArgumentTypeError(f"unknown pairing {name!r}; known: {list(PAIRINGS)}")
+        out[name] = int(count) if count else PAIRINGS[name][3]
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: run :func:`bench_belote` and print :func:`format`."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--pairs",
+        type=_pairs,
+        help="pairings and their mirrored pairs, e.g. expert-vs-frozen-hard=400 (all by default)",
+    )
+    parser.add_argument("--budget", type=float, default=0.3, help="seconds per decision")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--target", type=int, default=151)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--fault-positions",
+        type=int,
+        default=0,
+        help="also judge frozen hard, hard and the expert in this many positions where a fault is "
+        "possible (alone, without --pairs)",
+    )
+    parser.add_argument("--json", help="also write the result to this JSON file")
+    args = parser.parse_args(argv)
+    result: dict[str, Any] = {}
+    if args.pairs is not None or not args.fault_positions:
+        result = bench_belote(
+            args.pairs, args.budget, args.workers, target=args.target, seed=args.seed
+        )
+        print(format(result))
+    if args.fault_positions:
+        rates = faults_where_possible(FAULT_PLAYERS, args.fault_positions, budget=args.budget)
+        result["faults_where_possible"] = rates
+        print(format_faults(rates, args.fault_positions))
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(result, handle, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""The one door of every move: a human's frame, a computer's answer, a run-out timer, a pause's end.
+
+:func:`move` starts from the read of the table this process holds (``snapshots``), has the
+service make the move (``games.tables.play``), keeps the position the move returns as this process's
+read, and tells the table (and the lobby, when the match ended). The service knows nothing of
+reads or sockets; everything that moves a match goes through here.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from ..models import Match
+from ..tables import play
+from . import notify, snapshots
+from .batching import run_batched
+
+
+async def move(
+    table_id: int, user: AbstractBaseUser | None, action: str | None, version: int, **options: Any
+) -> Match | None:
+    """Make ``action`` at the table's match ``version`` for ``user`` (``options``: as in
+    :func:`games.tables.play.apply_action`, e.g. a computer player's ``seat``) and tell the
+    table; with no ``action``, start the next deal if its pause has run out.
+
+    Returns the match as the move left it (None for a pause's end). Raises what the service
+    raises, having changed nothing.
+    """
+    group = notify.table_group(table_id)
+    if action is None:
+        if await run_batched(play.end_pause, table_id, version):
+            await notify.send(group, notify.table_changed())
+        return None
+    # Batched: moves of tables that arrive together share a trip to the database thread.
+    moved = await run_batched(functools.partial(apply, table_id, user, action, version, **options))
+    await notify.send(group, notify.table_changed(move=snapshots.move_news(moved)))
+    if moved.match.status != Match.Status.RUNNING:
+        await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
+    return moved.match
+
+
+def apply(
+    table_id: int, user: AbstractBaseUser | None, action: str, version: int, **options: Any
+) -> play.Position:
+    """:func:`move`'s database half: the move, from this process's read when it is at
+    ``version``; once committed, the position it led to is this process's read."""
+    known = snapshots.position_at(table_id, version)
+    moved = play.apply_action(table_id, user, action, version, known=known, **options)
+    transaction.on_commit(lambda: snapshots.record_move(moved))
+    return moved

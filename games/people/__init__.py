@@ -1,0 +1,2 @@
+"""Players as people: their languages, their text, moderation and what follows an account's
+changes."""

@@ -1,0 +1,36 @@
+"""What follows a change to an account: a renamed account's look-alike skeleton is kept
+current, and logging in brings back the language the account keeps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.signals import user_logged_in
+from django.db.models.signals import post_save
+
+from ..models import UsernameSkeleton
+from .languages import remember_on_login
+from .text import skeleton
+
+
+def remember_username(
+    sender: Any, instance: Any, created: bool = False, raw: bool = False, **kwargs: Any
+) -> None:
+    """Keep a saved user's skeleton current (a save that leaves the name alone skips this)."""
+    update_fields = kwargs.get("update_fields")
+    if raw or (update_fields is not None and "username" not in update_fields):
+        return
+    look = skeleton(instance.get_username())
+    if created:
+        UsernameSkeleton.objects.create(user=instance, skeleton=look)
+    else:
+        UsernameSkeleton.objects.update_or_create(user=instance, defaults={"skeleton": look})
+
+
+def connect() -> None:
+    """Connect the receivers (``GamesConfig.ready``)."""
+    user_logged_in.connect(remember_on_login, dispatch_uid="games.language.logged_in")
+    post_save.connect(
+        remember_username, sender=get_user_model(), dispatch_uid="games.username_skeleton"
+    )

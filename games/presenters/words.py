@@ -1,0 +1,147 @@
+"""The cards' and calls' words, in the active language: what presenters and template tags
+both say ("Jack of hearts", "No trumps", "Quarte").
+
+:func:`per_language` is the one cache for them: a live frame names dozens of cards to several
+players, and translating and formatting each one again costs more than the rest of the frame's
+rendering (``manage.py bench moves``).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext as _
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def per_language(
+    function: Callable[P, R] | None = None, *, maxsize: int | None = None
+) -> Callable[P, R] | Callable[[Callable[P, R]], Callable[P, R]]:
+    """Keep ``function``'s results by active language and (hashable) arguments; ``maxsize``
+    bounds how many are kept (None: all, for arguments from a small set such as cards)."""
+
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        @functools.lru_cache(maxsize=maxsize)
+        def in_language(language: str | None, *args):
+            return function(*args)
+
+        @functools.wraps(function)
+        def cached(*args):
+            return in_language(get_language(), *args)
+
+        cached.in_language = in_language  # type: ignore[attr-defined]  (language known already)
+        cached.cache_info = in_language.cache_info  # type: ignore[attr-defined]
+        cached.cache_clear = in_language.cache_clear  # type: ignore[attr-defined]
+        return cached  # type: ignore[return-value]
+
+    return decorate(function) if function is not None else decorate
+
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+RANK_TEXT = {"T": "10"}
+SUIT_NAMES = {
+    "C": gettext_lazy("clubs"),
+    "D": gettext_lazy("diamonds"),
+    "H": gettext_lazy("hearts"),
+    "S": gettext_lazy("spades"),
+}
+RANK_NAMES = {
+    "A": pgettext_lazy("card", "Ace"),
+    "2": pgettext_lazy("card", "Two"),
+    "3": pgettext_lazy("card", "Three"),
+    "4": pgettext_lazy("card", "Four"),
+    "5": pgettext_lazy("card", "Five"),
+    "6": pgettext_lazy("card", "Six"),
+    "7": pgettext_lazy("card", "Seven"),
+    "8": pgettext_lazy("card", "Eight"),
+    "9": pgettext_lazy("card", "Nine"),
+    "T": pgettext_lazy("card", "Ten"),
+    "J": pgettext_lazy("card", "Jack"),
+    "Q": pgettext_lazy("card", "Queen"),
+    "K": pgettext_lazy("card", "King"),
+}
+
+
+CALL_NAMES = {
+    "pass": gettext_lazy("Pass"),
+    "C": gettext_lazy("Clubs"),
+    "D": gettext_lazy("Diamonds"),
+    "H": gettext_lazy("Hearts"),
+    "S": gettext_lazy("Spades"),
+    "NT": gettext_lazy("No trumps"),
+    "AT": gettext_lazy("All trumps"),
+    "contra": gettext_lazy("Contra"),
+    "recontra": gettext_lazy("Recontra"),
+}
+
+
+DECLARATION_NAMES = {
+    "tierce": gettext_lazy("Tierce"),
+    "quarte": gettext_lazy("Quarte"),
+    "quinte": gettext_lazy("Quinte"),
+    "carre": gettext_lazy("Carré"),
+    "belot": gettext_lazy("Belot"),
+}
+
+
+@per_language
+def card_name(code: str) -> str:
+    """``"JH"`` → "Jack of hearts"."""
+    return _("%(rank)s of %(suit)s") % {
+        "rank": str(RANK_NAMES[code[0]]),
+        "suit": str(SUIT_NAMES[code[1]]),
+    }
+
+
+@per_language
+def card_label(code: str) -> str:
+    """What a card shows, then its name: ``"QC"`` → "Q♣ Queen of clubs".
+
+    A card button's accessible name starts with it, so that a player who speaks a button's
+    visible label to a voice control reaches it (WCAG 2.5.3).
+    """
+    return f"{rank_text(code)}{suit_symbol(code)} {card_name(code)}"
+
+
+def rank_text(code: str) -> str:
+    """The rank as printed on the card: ``"TH"`` → "10"."""
+    return RANK_TEXT.get(code[0], code[0])
+
+
+def suit_symbol(code: str) -> str:
+    """The suit symbol of a card code or a suit letter."""
+    return SUIT_SYMBOLS.get(code[-1], "")
+
+
+def suit_colour(code: str) -> str:
+    """ "red" for hearts and diamonds, "black" otherwise (a CSS class)."""
+    return "red" if code[-1] in "DH" else "black"
+
+
+@per_language
+def card_count(count: int) -> str:
+    """``5`` → "5 cards" (how many cards a player holds)."""
+    return ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
+
+
+@per_language
+def call_name(call: str) -> str:
+    """A Belote call in words: ``"H"`` → "Hearts", ``"NT"`` → "No trumps"."""
+    name = CALL_NAMES.get(call)
+    return call if name is None else str(name)
+
+
+def call_symbol(call: str) -> str:
+    """A short label for a call: the suit symbol for suits, else the name."""
+    return SUIT_SYMBOLS.get(call, "") or call_name(call)
+
+
+def declaration_name(kind: str) -> str:
+    """``"quarte"`` → "Quarte" (translated)."""
+    name = DECLARATION_NAMES.get(kind)
+    return kind if name is None else str(name)

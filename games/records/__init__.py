@@ -1,0 +1,1 @@
+"""What stays after a match: history, replays, deal reviews and ratings."""

@@ -1,0 +1,104 @@
+"""A table's rows and locks: creating a table, the per-table and per-account locks, the
+revision live pages follow, contributions to the next match's seed, and :class:`TableError`.
+
+Every function that changes a table locks its row (``select_for_update``; on SQLite the
+immediate transaction serialises writers) and bumps ``Table.revision``. Refusals raise
+:class:`TableError` with a message for the player; nothing changes then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from ..catalog import get_game
+from ..engines import fair_deals
+from ..models import Seat, Table
+from . import limits
+
+
+class TableError(Exception):
+    """A refused request; ``str(error)`` is a translated message fit for the player."""
+
+
+def create_table(
+    owner: AbstractBaseUser,
+    game: str,
+    options: dict[str, Any],
+    *,
+    is_private: bool,
+    turn_seconds: int = 0,
+) -> Table:
+    """Open a new table with ``owner`` in its first seat and the others free (``turn_seconds``:
+    the turn timer, 0 for none)."""
+    spec = get_game(game)
+    with transaction.atomic():
+        lock_account(owner)
+        if limits.open_tables(owner) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
+            raise too_many_tables()
+        table = Table.objects.create(
+            game=game,
+            options=options,
+            owner=owner,
+            is_private=is_private,
+            turn_seconds=turn_seconds,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, index=index, user=owner if index == 0 else None)
+            for index in range(spec.seat_count(options))
+        )
+    return table
+
+
+def too_many_tables() -> TableError:
+    limit = settings.MAX_OPEN_TABLES_PER_ACCOUNT
+    return TableError(
+        ngettext(
+            "You have %(count)d table waiting or playing already: finish it first.",
+            "You have %(count)d tables waiting or playing already: finish one first.",
+            limit,
+        )
+        % {"count": limit}
+    )
+
+
+def checked_contribution(value: str) -> str:
+    """A player's contribution to the next match's seed, "" for none (see ``fair_deals``)."""
+    if value and not fair_deals.is_contribution(value):
+        raise TableError(
+            _("Your browser's contribution to the deals was not 64 hexadecimal digits.")
+        )
+    return value
+
+
+def keep_contribution(table: Table, user: AbstractBaseUser, value: str) -> None:
+    """Record ``user``'s contribution to the table's next match, if they sent one."""
+    if value:
+        Seat.objects.filter(table=table, user=user).update(contribution=value)
+
+
+def lock_account(user: AbstractBaseUser) -> None:
+    """Take the account's lock inside the caller's transaction: one account's requests that
+    open or join tables run one after another, so its limits and its "Play now" hold under
+    concurrent clicks. Take it before any table's lock."""
+    list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+
+
+def lock_table(table_id: int) -> Table:
+    """Fetch a table for update inside the caller's transaction (the per-table lock)."""
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError(_("This table no longer exists.")) from None
+
+
+def bump(table: Table, *fields: str) -> None:
+    """Save ``fields`` and the next revision: live views of the table will refresh."""
+    table.revision += 1
+    table.save(update_fields=["revision", "updated_at", *fields])
