@@ -207,7 +207,9 @@ async def test_a_move_made_here_is_rendered_without_a_trip_to_the_database_threa
     real = batching._run_all_in_thread
 
     async def counting(batch):
-        frames_on_thread.extend(call for call in batch if getattr(call[0], "__name__", "") == "_frame")
+        frames_on_thread.extend(
+            call for call in batch if getattr(call[0], "__name__", "") == "_frame"
+        )
         return await real(batch)
 
     monkeypatch.setattr(batching, "_run_all_in_thread", counting)
