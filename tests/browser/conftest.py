@@ -15,6 +15,7 @@ import pytest
 from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.db import connections
+from playwright.sync_api import expect
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -29,6 +30,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SERVER_START_TIMEOUT = 30
+#: How long a step waits for the page, an action or an expectation (Playwright's own default
+#: for an expectation is 5 s): a busy machine may take a while. A step ends as soon as its
+#: condition holds; only a failing one waits this long.
+PAGE_TIMEOUT = 30_000
+expect.set_options(timeout=PAGE_TIMEOUT)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -101,7 +107,7 @@ def new_page(browser):
         context = browser.new_context(permissions=permissions or [])
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(PAGE_TIMEOUT)
         page.on("console", watch)
         page.on("pageerror", lambda error: problems.append(str(error)))
         return page

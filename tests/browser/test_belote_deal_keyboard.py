@@ -56,7 +56,7 @@ def test_a_whole_belote_deal_in_bulgarian_by_keyboard_alone(live_server_url, new
             tab_to(page, "#my-area .call-pass")
         page.keyboard.press("Enter")
         expect(page.locator("#play-version input")).not_to_have_attribute(
-            "value", str(match.version), timeout=15_000
+            "value", str(match.version)
         )
     humans = Move.objects.exclude(user=None)
     assert humans.filter(action__regex=r"^[789TJQKA][CDHS]$").count() == 8  # all eight cards

@@ -33,7 +33,7 @@ def test_the_table_shows_the_fingerprint_and_the_record_finds_my_contribution(
     expect(fair).to_contain_text("will be fixed by a secret the site has already chosen")
 
     page.get_by_role("button", name="Start the match").click()
-    expect(fair).to_contain_text("This match's deals were fixed", timeout=10_000)
+    expect(fair).to_contain_text("This match's deals were fixed")
     match = Match.objects.get(table=table)
     assert [c["seat"] for c in match.contributions] == [0]  # the computers add none
     assert fair_deals.is_contribution(match.contributions[0]["value"])

@@ -82,6 +82,7 @@ def quick_hands(monkeypatch):
     monkeypatch.setattr(consumers, "FRAME_RATE", 100.0)
 
 
+@pytest.mark.timeout(300)  # a whole game, some 700 key presses: a busy machine takes a while
 def test_a_whole_grabush_game_in_russian_against_a_computer_by_keyboard_alone(
     quick_hands, live_server_url, new_page
 ):

@@ -45,7 +45,7 @@ def open_table(page: Page, base: str, turn_timer: str) -> None:
     expect(page.locator("#connection")).to_have_text("Connected")
 
 
-def on_turn(pages: list[Page], timeout: float = 15) -> tuple[Page, Page]:
+def on_turn(pages: list[Page], timeout: float = 30) -> tuple[Page, Page]:
     """The page whose player is on turn, and the other, once a human is on turn."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
