@@ -42,8 +42,8 @@ run: $(VENV)/.installed
 # layer or the cache (marked `services`), and the browser tests of live play between several
 # sockets: CI runs it again on PostgreSQL and Redis. In each, the tests other than browser tests
 # run in TEST_WORKERS processes (pytest-xdist; 0 for this one), then the performance contracts
-# (marked `contract`: query counts, reads shared or skipped) alone, then the browser tests in a
-# pytest process of their own (Playwright's sync API keeps an event loop).
+# (marked `contract`: query counts, reads shared or skipped) alone, then the browser tests in
+# pytest processes of their own (Playwright's sync API keeps an event loop), TEST_WORKERS too.
 TEST_WORKERS ?= 2
 PYTEST := $(BIN)/python -m pytest
 SPREAD := -n $(TEST_WORKERS) --dist worksteal
@@ -51,12 +51,12 @@ SPREAD := -n $(TEST_WORKERS) --dist worksteal
 test: $(VENV)/.installed-dev
 	$(PYTEST) tests --ignore=tests/browser -m "not contract" $(SPREAD)
 	$(PYTEST) tests --ignore=tests/browser -m contract
-	$(PYTEST) tests/browser
+	$(PYTEST) tests/browser $(SPREAD)
 
 test-services: $(VENV)/.installed-dev
 	$(PYTEST) tests --ignore=tests/browser -m "services and not contract" $(SPREAD)
 	$(PYTEST) tests --ignore=tests/browser -m "services and contract"
-	$(PYTEST) tests/browser -m services
+	$(PYTEST) tests/browser -m services $(SPREAD)
 
 test-fast: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest tests --ignore=tests/browser -x -q

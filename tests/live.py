@@ -117,7 +117,8 @@ async def all_handled(communicator) -> list[str]:
 
 
 def _chat_log_sent_again(frame: str) -> bool:
-    return frame.startswith('<div id="chat-log"')  # not a whole frame: that starts otherwise
+    # Not a whole frame (that starts otherwise), nor a chat line appended to the log.
+    return frame.startswith('<div id="chat-log" class="chat-log">')
 
 
 async def heard(table_id: int, *communicators) -> list[list[str]]:

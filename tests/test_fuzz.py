@@ -17,7 +17,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
+from django.db import connections
 from django.http import QueryDict
 from django.test import Client
 from django.utils import timezone
@@ -150,6 +152,8 @@ def run() -> Iterator[Callable[[Coroutine], Any]]:
     yield run_on_loop
     run_on_loop(autoplay.stop_all())
     run_on_loop(presence.stop())
+    # The database thread's connection too: left open, it outlives the test database.
+    run_on_loop(sync_to_async(connections.close_all)())
     loop.call_soon_threadsafe(loop.stop)
     thread.join(timeout=10)
     loop.close()
