@@ -65,7 +65,7 @@ async def play_turn(client: Client, table: Table, seat: int) -> int:
     return client.version
 
 
-async def wait_for_seat(client: Client, table: Table, seat: int, timeout: float = 20) -> None:
+async def wait_for_seat(client: Client, table: Table, seat: int, timeout: float = 30) -> None:
     """Wait until the match waits for ``seat`` and ``client`` has seen that state."""
     async with asyncio.timeout(timeout):
         while True:
@@ -76,7 +76,7 @@ async def wait_for_seat(client: Client, table: Table, seat: int, timeout: float 
             await client.until(lambda seen=seen: client.version != seen, timeout)
 
 
-async def owners_turn(me: Client, friend: Client, table: Table, timeout: float = 30) -> None:
+async def owners_turn(me: Client, friend: Client, table: Table, timeout: float = 60) -> None:
     """Play the friend's turns (seat 2) until the match waits for the owner (seat 0); the
     computer players (seats 1 and 3) move by themselves."""
     async with asyncio.timeout(timeout):
@@ -150,7 +150,7 @@ def test_sigkill_mid_match_loses_nothing_and_play_resumes(servers, record_proper
         servers.append(second)
         startup = second.start()
         fulls = me.full_frames
-        await me.until(lambda: me.full_frames > fulls, timeout=10)
+        await me.until(lambda: me.full_frames > fulls)
         resynced = time.monotonic()
         assert me.connects == 2 and me.version >= seen
         # The pending bot turn resumes; the friend's dead socket is swept, the friend is
@@ -298,7 +298,7 @@ def test_clients_resync_after_redis_restarts(servers, private_redis, record_prop
         killed = time.monotonic()
         # While Redis is down the computer player's pending move still lands in the database
         # (the source of truth), but nobody can be told.
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(30):
             while await sync_to_async(state_version)(table) == seen:
                 await asyncio.sleep(0.05)  # polling the database inside a bounded wait
         assert me.version == seen
@@ -307,7 +307,7 @@ def test_clients_resync_after_redis_restarts(servers, private_redis, record_prop
         # …and once Redis is back both clients catch up with it and play goes on.
         current = await sync_to_async(state_version)(table)
         for client in (me, them):
-            await client.until(lambda client=client: client.version >= current, timeout=20)
+            await client.until(lambda client=client: client.version >= current)
         resynced = time.monotonic()
         await owners_turn(me, them, table)
         await play_turn(me, table, 0)
