@@ -183,8 +183,12 @@ async def background_stopped():
 
 @pytest.fixture
 def servers() -> Iterator[list[ServerProcess]]:
-    """Server processes a test starts; all stopped (and their logs removed) afterwards."""
+    """Server processes a test starts; all stopped (and their logs removed) afterwards. The end
+    of each one's log is printed: pytest shows it with a failure (a server's errors, a computer
+    player's retries), and keeps it to itself otherwise."""
     started: list[ServerProcess] = []
     yield started
     for server in started:
+        if server.process is not None:
+            print(f"--- the end of the log of daphne on port {server.port} ---\n{server.output()}")
         server.close()
