@@ -12,6 +12,7 @@ from ..analysis import belote_review
 from ..bots import belote_expert as bots
 from ..engines import belote as engine
 from ..presenters import belote as presenter
+from ..presenters.words import per_language
 from . import Game
 
 
@@ -55,11 +56,16 @@ class BeloteOptionsForm(forms.Form):
 TABLE_ONLY = ("deal_pause",)
 
 
+@per_language
+def _seating_note() -> str:
+    return _("Partners sit opposite each other: seats 1 and 3 play against seats 2 and 4.")
+
+
 class Belote(Game):
     """Belote's score sheet and partnerships."""
 
     def seating_note(self, seat_count: int) -> str:
-        return _("Partners sit opposite each other: seats 1 and 3 play against seats 2 and 4.")
+        return _seating_note()
 
     def engine_options(self, options: dict[str, Any]) -> dict[str, Any]:
         return {name: value for name, value in options.items() if name not in TABLE_ONLY}

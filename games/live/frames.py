@@ -6,13 +6,13 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.template.loader import render_to_string
-from django.utils.html import format_html
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -172,7 +172,7 @@ def table_context(
     context[LANGUAGE] = language
     table, match = snapshot.table, snapshot.match
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
-    me = next((seat.index for seat in snapshot.seats if seat.user_id == user_id), None)
+    me = snapshot.seat_of.get(user_id)
     context["my_claim_note"] = ""
     if me is not None and any(r["index"] == me and r["claim_note"] for r in context["seats"]):
         # Until the next deal they watch, as a spectator does.
@@ -195,7 +195,7 @@ def table_context(
         and table.owner_id == user_id,
     )
     if match is not None:
-        player = next((p for p in snapshot.players if p.user_id == user_id), None)
+        player = snapshot.player_of.get(user_id)
         viewer = player.seat if player is not None else None
         context["i_am_covered"] = player is not None and player.covered
         context["my_timeouts"] = player.timeouts if player is not None else 0
@@ -298,18 +298,22 @@ def announcer_html(context: dict[str, Any]) -> str:
     than a template: it is rendered twice on every move (``manage.py bench moves``).
     """
     version = context.get("version")
-    return format_html(
+    said = escape(context.get("announcement") or "")
+    turn = (
+        _your_turn.in_language(context.get(LANGUAGE) or get_language())
+        if context.get("my_turn")
+        else ""
+    )
+    mark = "&#8203;" if version is not None and version % 2 == 0 else ""
+    return SafeString(
         '<div id="announcer" class="visually-hidden" aria-live="polite" hx-swap-oob="innerHTML">'
-        "<p>{}{}{}</p></div>",
-        context.get("announcement") or "",
-        _your_turn() if context.get("my_turn") else "",
-        mark_safe("&#8203;") if version is not None and version % 2 == 0 else "",
+        f"<p>{said}{turn}{mark}</p></div>"
     )
 
 
 @per_language
 def _your_turn() -> str:
-    return " " + _("Your turn.")
+    return " " + escape(_("Your turn."))
 
 
 ANNOUNCER = Region("announcer", uses=("announcement", "my_turn", "version"), html=announcer_html)

@@ -14,6 +14,7 @@ just before applies the move to its read with the engine. Either way the event n
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import threading
 from collections import OrderedDict
@@ -59,6 +60,16 @@ class TableSnapshot:
     announcements: dict[tuple[str | None, Any], str] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+
+    @functools.cached_property
+    def seat_of(self) -> dict[int, int]:
+        """The seat index of each seated user, by user id (every connection looks itself up)."""
+        return {seat.user_id: seat.index for seat in self.seats if seat.user_id is not None}
+
+    @functools.cached_property
+    def player_of(self) -> dict[int, MatchPlayer]:
+        """The match's human players, by user id."""
+        return {player.user_id: player for player in self.players if player.user_id is not None}
 
     @property
     def last_move(self) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 #: A key that never equals a previous one: the region is rendered for every frame.
@@ -36,9 +36,11 @@ class Region:
     #: it): for a small region sent on every move, where a template's cost counts.
     html: Callable[[dict[str, Any]], str] | None = None
 
-    @property
-    def id(self) -> str:
-        return self.name or self.template
+    #: What a connection remembers the region by: ``name``, else ``template``.
+    id: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", self.name or self.template)
 
     def key(self, context: dict[str, Any]) -> Any:
         """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from ..engines.belote_cards import CONTRACT_INDEX, INDEX, trick_winner
 from . import PLAY_VERSION, Region
@@ -83,11 +83,14 @@ class FeltPlayer(NamedTuple):
     is_active: bool
 
 
-def describe(action: str) -> str:
-    """An action in words: a card ("Jack of hearts") or a call ("No trumps")."""
+def describe(action: str, language: str | None = None) -> str:
+    """An action in words: a card ("Jack of hearts") or a call ("No trumps"), in ``language``
+    (default: the active one)."""
+    if language is None:
+        language = get_language()
     if len(action) == 2 and action[1] in "CDHS":
-        return card_name(action)
-    return call_name(action)
+        return card_name.in_language(language, action)
+    return call_name.in_language(language, action)
 
 
 OUTCOMES = {
@@ -98,6 +101,7 @@ OUTCOMES = {
 }
 
 
+@per_language
 def _outcome_text(outcome: str) -> str:
     text = OUTCOMES.get(outcome)
     return outcome if text is None else str(text)
@@ -113,7 +117,9 @@ def announce(
     (the contract, a declaration or belot, the trick, the deal, the match), the teams named
     as the viewers of ``side`` (:func:`side_of`) call them."""
     seat, action = last["seat"], last["action"]
-    said = [_("%(name)s: %(action)s.") % {"name": names.get(seat, ""), "action": describe(action)}]
+    language = get_language()
+    phrases = _phrases.in_language(language)
+    said = [phrases["said"] % {"name": names.get(seat, ""), "action": describe(action, language)}]
     phase = view["phase"]
     if action not in INDEX:  # a call
         contract = view["contract"]
@@ -123,7 +129,7 @@ def announce(
             said.append(_("Everyone passed: the cards were thrown in."))
         return said
     if phase == "play":
-        return said + _card_news(view, seat, action, names)
+        return said + _card_news(view, seat, action, names, phrases)
     # The deal's last card: the engine has scored the deal and dealt the next (or ended).
     return said + _deal_news(view, names, side)
 
@@ -143,7 +149,9 @@ def _contract_sentence(contract: dict[str, Any], names: dict[int, str]) -> str:
     }
 
 
-def _card_news(view: dict[str, Any], seat: int, card: str, names: dict[int, str]) -> list[str]:
+def _card_news(
+    view: dict[str, Any], seat: int, card: str, names: dict[int, str], phrases: dict[str, str]
+) -> list[str]:
     """What a card within a deal settled: its player's declarations (shown with his first
     card), a belot (with the first of its two cards), a finished trick."""
     name = names.get(seat, "")
@@ -163,8 +171,14 @@ def _card_news(view: dict[str, Any], seat: int, card: str, names: dict[int, str]
             news.append(_("%(name)s: Belot.") % {"name": name})
     if not view["trick"]:
         winner = names.get(view["last_trick"]["winner"], "")
-        news.append(_("%(name)s takes the trick.") % {"name": winner})
+        news.append(phrases["takes"] % {"name": winner})
     return news
+
+
+@per_language
+def _phrases() -> dict[str, str]:
+    """The sentences said of most moves (kept per language: one is said on every move)."""
+    return {"said": _("%(name)s: %(action)s."), "takes": _("%(name)s takes the trick.")}
 
 
 def _deal_news(view: dict[str, Any], names: dict[int, str], side: int | None) -> list[str]:

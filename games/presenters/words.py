@@ -20,15 +20,20 @@ R = TypeVar("R")
 
 
 def per_language(
-    function: Callable[P, R] | None = None, *, maxsize: int | None = None
+    function: Callable[P, R] | None = None,
+    *,
+    maxsize: int | None = None,
+    takes_language: bool = False,
 ) -> Callable[P, R] | Callable[[Callable[P, R]], Callable[P, R]]:
     """Keep ``function``'s results by active language and (hashable) arguments; ``maxsize``
-    bounds how many are kept (None: all, for arguments from a small set such as cards)."""
+    bounds how many are kept (None: all, for arguments from a small set such as cards).
+    ``takes_language``: ``function``'s first argument is the language, to hand on to the
+    ``in_language`` of the words it uses instead of looking it up again."""
 
     def decorate(function: Callable[P, R]) -> Callable[P, R]:
         @functools.lru_cache(maxsize=maxsize)
         def in_language(language: str | None, *args):
-            return function(*args)
+            return function(language, *args) if takes_language else function(*args)
 
         @functools.wraps(function)
         def cached(*args):
@@ -141,6 +146,7 @@ def call_symbol(call: str) -> str:
     return SUIT_SYMBOLS.get(call, "") or call_name(call)
 
 
+@per_language
 def declaration_name(kind: str) -> str:
     """``"quarte"`` → "Quarte" (translated)."""
     name = DECLARATION_NAMES.get(kind)

@@ -7,7 +7,7 @@ from html import escape
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -64,16 +64,13 @@ def hand_group(hand: list[dict]) -> SafeString:
     language = get_language()
     card = _hand_card.in_language
     cards = "".join(card(language, h["card"], bool(h["playable"])) for h in hand)
-    return format_html(
-        '<div class="hand" role="group" aria-label="{}">{}</div>',
-        _your_hand.in_language(language),
-        mark_safe(cards),
-    )
+    label = _your_hand.in_language(language)
+    return SafeString(f'<div class="hand" role="group" aria-label="{label}">{cards}</div>')
 
 
 @per_language
 def _your_hand() -> str:
-    return _("Your hand")
+    return escape(_("Your hand"))
 
 
 @per_language
@@ -106,12 +103,19 @@ def _hand_card(code: str, playable: bool) -> SafeString:
 def call_panel(calls: list[str]) -> SafeString:
     """The auction panel: a button for each call the player may make (none: no panel)."""
     if not calls:
-        return mark_safe("")
-    return format_html(
-        '<div class="auction-panel" role="group" aria-label="{}">{}</div>',
-        _("Your call"),
-        mark_safe("".join(_call_button(call) for call in calls)),
+        return SafeString("")
+    language = get_language()
+    button = _call_button.in_language
+    label = _your_call.in_language(language)
+    buttons = "".join(button(language, call) for call in calls)
+    return SafeString(
+        f'<div class="auction-panel" role="group" aria-label="{label}">{buttons}</div>'
     )
+
+
+@per_language
+def _your_call() -> str:
+    return escape(_("Your call"))
 
 
 @per_language
@@ -132,20 +136,24 @@ def _call_button(call: str) -> SafeString:
 @register.simple_tag
 def auction_items(auction: list, names: dict[int, str]) -> SafeString:
     """The calls made so far (``[seat, call]`` pairs), a list item each: "Ivan: Hearts"."""
+    named = call_name.in_language
+    language = get_language()
     return _by_name(
-        auction, names, lambda name, call: f"<li>{name}: {escape(call_name(call))}</li>"
+        auction, names, lambda name, call: f"<li>{name}: {escape(named(language, call))}</li>"
     )
 
 
 @register.simple_tag
 def trick_line(cards: list, names: dict[int, str]) -> SafeString:
     """A trick's cards (``[seat, card]`` pairs) after their players' names, small."""
-    return _by_name(cards, names, lambda name, code: f"{name}: {card(code, 'small')} ")
+    face = card.in_language
+    language = get_language()
+    return _by_name(cards, names, lambda name, code: f"{name}: {face(language, code, 'small')} ")
 
 
 def _by_name(pairs: list, names: dict[int, str], item) -> SafeString:
     """``item(name, value)`` for each ``[seat, value]`` pair, with the seat's name escaped."""
-    return mark_safe("".join(item(escape(names.get(seat, "")), value) for seat, value in pairs))
+    return SafeString("".join(item(escape(names.get(seat, "")), value) for seat, value in pairs))
 
 
 @register.filter

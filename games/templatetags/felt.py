@@ -12,7 +12,7 @@ from html import escape
 
 from django import template
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -38,44 +38,61 @@ def felt_players(
         if deadline:  # added to the kept place: every turn has a deadline of its own
             place = place[: -len("</div>")] + turn_timer(deadline, seconds, "ring") + "</div>"
         places.append(place)
-    return mark_safe("".join(places))
+    return SafeString("".join(places))
 
 
 @register.simple_tag
 def trick_area(trick: list[dict], resting: dict | None) -> SafeString:
     """The trick being played (``{"seat", "card"}`` items), or the last one resting on the
     felt until the next lead, with who took it."""
-    cards = [_trick_card(t, "") for t in trick]
+    language = get_language()
+    words = _trick_words.in_language(language)
+    face = card.in_language
+    cards = [
+        f'<div class="trick-card at-{t["seat"]}">{face(language, t["card"])}</div>' for t in trick
+    ]
     if resting:
-        cards += [_trick_card(t, " resting") for t in resting["cards"]]
-        took = _("%(name)s took the trick") % {"name": escape(resting["winner_name"])}
+        cards += [
+            f'<div class="trick-card at-{t["seat"]} resting">{face(language, t["card"])}</div>'
+            for t in resting["cards"]
+        ]
+        took = words["took"] % {"name": escape(resting["winner_name"])}
         cards.append(f'<p class="trick-note">{took}</p>')
-    label = escape(_("Current trick"))
-    return mark_safe(f'<div class="trick" role="group" aria-label="{label}">{"".join(cards)}</div>')
+    label = words["label"]
+    return SafeString(
+        f'<div class="trick" role="group" aria-label="{label}">{"".join(cards)}</div>'
+    )
 
 
-def _trick_card(played: dict, extra_class: str) -> str:
-    return f'<div class="trick-card at-{played["seat"]}{extra_class}">{card(played["card"])}</div>'
+@per_language
+def _trick_words() -> dict[str, str]:
+    return {"took": _("%(name)s took the trick"), "label": escape(_("Current trick"))}
 
 
-@per_language(maxsize=8192)
-def felt_player(p: FeltPlayer) -> SafeString:
+@per_language(maxsize=8192, takes_language=True)
+def felt_player(language: str | None, p: FeltPlayer) -> SafeString:
     """One player's place on the felt."""
-    dealer = ""
-    if p.is_dealer:
-        dealer = format_html('<span class="chip" title="{}">{}</span>', _("Dealer"), _("dealer"))
-    turn = format_html('<span class="turn-label">{}</span>', _("to play")) if p.is_active else ""
-    you = format_html('<span class="you-label"> ({})</span>', _("you"))
-    bubbles = [call_name(p.call)] if p.call else []
-    bubbles += [declaration_name(kind) for kind in p.announced]
-    return mark_safe(
+    words = _place_words.in_language(language)
+    dealer = words["dealer"] if p.is_dealer else ""
+    turn = words["turn"] if p.is_active else ""
+    you = words["you"]
+    count = escape(card_count.in_language(language, p.hand_size)) if p.hand_size else ""
+    bubbles = [call_name.in_language(language, p.call)] if p.call else []
+    bubbles += [declaration_name.in_language(language, kind) for kind in p.announced]
+    return SafeString(
         f'<div class="player at-{p.index}{" active" if p.is_active else ""}">'
         f'<span class="player-name">{escape(p.name)}{you}</span>{dealer}{turn}'
-        + (
-            f'<span class="hand-count">{escape(card_count(p.hand_size))}</span>'
-            if p.hand_size
-            else ""
-        )
+        + (f'<span class="hand-count">{count}</span>' if count else "")
         + "".join(f'<span class="bubble">{escape(bubble)}</span>' for bubble in bubbles)
         + "</div>"
     )
+
+
+@per_language
+def _place_words() -> dict[str, SafeString]:
+    """The words of a player's place, the same for every place."""
+    return {
+        "dealer": format_html('<span class="chip" title="{}">{}</span>', _("Dealer"), _("dealer")),
+        "turn": format_html('<span class="turn-label">{}</span>', _("to play")),
+        "you": format_html('<span class="you-label"> ({})</span>', _("you")),
+    }
