@@ -69,6 +69,7 @@ def test_the_trick_shows_its_cards_by_seat_and_a_resting_trick_its_taker():
     assert playing.startswith('<div class="trick" role="group" aria-label="Current trick">')
     assert playing.count('class="trick-card at-1"') == 1 and "trick-note" not in playing
     cards_ = [{"seat": s, "card": c} for s, c in enumerate(["7C", "8C", "AC", "9C"])]
-    resting = felt.trick_area([], {"cards": cards_, "winner_name": "<Ana>"})
+    resting = felt.trick_area([], {"cards": cards_, "winner": 2, "winner_name": "<Ana>"})
     assert resting.count("resting") == 4
+    assert resting.count(" won") == 1 and 'class="trick-card at-2 resting won"' in resting
     assert '<p class="trick-note">&lt;Ana&gt; took the trick</p>' in resting

@@ -348,6 +348,7 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
         # The completed trick stays on the table until the next lead (ui.md).
         resting = {
             "cards": [{"seat": seat, "card": card} for seat, card in last_trick["cards"]],
+            "winner": last_trick["winner"],
             "winner_name": names.get(last_trick["winner"], ""),
         }
     elif view["phase"] == "auction" and not view["auction"] and view["deal_results"]:
@@ -373,6 +374,7 @@ def _final_trick(deal: dict[str, Any], names: dict[int, str]) -> dict[str, Any] 
     taken = trick_winner([INDEX[code] for _seat, code in cards], CONTRACT_INDEX[deal["contract"]])
     return {
         "cards": [{"seat": seat, "card": card} for seat, card in cards],
+        "winner": cards[taken][0],
         "winner_name": names.get(cards[taken][0], ""),
     }
 

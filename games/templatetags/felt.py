@@ -44,7 +44,7 @@ def felt_players(
 @register.simple_tag
 def trick_area(trick: list[dict], resting: dict | None) -> SafeString:
     """The trick being played (``{"seat", "card"}`` items), or the last one resting on the
-    felt until the next lead, with who took it."""
+    felt until the next lead, its winning card marked and its taker named below the cards."""
     language = get_language()
     words = _trick_words.in_language(language)
     face = card.in_language
@@ -52,10 +52,11 @@ def trick_area(trick: list[dict], resting: dict | None) -> SafeString:
         f'<div class="trick-card at-{t["seat"]}">{face(language, t["card"])}</div>' for t in trick
     ]
     if resting:
-        cards += [
-            f'<div class="trick-card at-{t["seat"]} resting">{face(language, t["card"])}</div>'
-            for t in resting["cards"]
-        ]
+        winner = resting.get("winner")
+        for t in resting["cards"]:
+            won = " won" if t["seat"] == winner else ""
+            card_html = face(language, t["card"])
+            cards.append(f'<div class="trick-card at-{t["seat"]} resting{won}">{card_html}</div>')
         took = words["took"] % {"name": escape(resting["winner_name"])}
         cards.append(f'<p class="trick-note">{took}</p>')
     label = words["label"]

@@ -1,6 +1,6 @@
 """A whole Belote deal by keyboard alone in Chromium, with the page in Bulgarian and three
-computer players: bids, eight cards, the deal's result on the table, and "Next deal" starting
-the next auction."""
+computer players: bids, eight cards, who took each trick, the deal's result on the table, and
+"Next deal" starting the next auction."""
 
 from __future__ import annotations
 
@@ -16,6 +16,23 @@ PLAYABLE = "#my-area .playable, #my-area .call-button"
 FOCUSED_PLAY = f"document.activeElement.matches('{PLAYABLE}')"
 #: The deal has ended, or the focus is on something to play.
 PLAY_OR_END = f"() => document.querySelector('.deal-end') || {FOCUSED_PLAY}"
+
+
+#: Whether the taker's note on the felt overlaps no card of the trick and shows all its text.
+NOTE_CLEAR = """() => {
+  const note = document.querySelector('#felt .trick-note');
+  const box = note.getBoundingClientRect();
+  const apart = r => r.bottom <= box.top || r.top >= box.bottom || r.right <= box.left
+    || r.left >= box.right;
+  const cards = [...document.querySelectorAll('#felt .trick-card .playing-card')];
+  return cards.every(c => apart(c.getBoundingClientRect())) && note.scrollWidth <= note.clientWidth;
+}"""
+
+
+def seat_name(page: Page, seat: int) -> str:
+    """The name shown at ``seat``'s place on the felt (without its "(you)")."""
+    name = page.locator(f"#felt .player.at-{seat} .player-name")
+    return name.evaluate("element => element.firstChild.textContent")
 
 
 def tab_to(page: Page, selector: str, most: int = 60) -> None:
@@ -47,7 +64,12 @@ def test_a_whole_belote_deal_in_bulgarian_by_keyboard_alone(live_server_url, new
             break
         match = Match.objects.get()
         state = belote.loads(match.state)
-        auction = belote.view(state, 0)["phase"] == "auction"
+        view = belote.view(state, 0)
+        auction = view["phase"] == "auction"
+        if view["last_trick"] and page.locator("#my-area .playable").count():
+            taker = seat_name(page, view["last_trick"]["winner"])
+            summary = page.locator("#board-history summary").last
+            expect(summary).to_have_text(say("Last trick, taken by %(name)s") % {"name": taker})
         # Bid once, then pass (a pass too when the computers' calls left nothing else).
         if auction and not bid and page.locator("#my-area .call-button:not(.call-pass)").count():
             tab_to(page, "#my-area .call-button:not(.call-pass)")
@@ -64,12 +86,19 @@ def test_a_whole_belote_deal_in_bulgarian_by_keyboard_alone(live_server_url, new
     expect(end).to_contain_text(say("Deal %(n)s is over") % {"n": 1})
     expect(end.locator(".deal-summary")).to_be_visible()
     expect(page.locator("#felt .trick-card.resting")).to_have_count(4)  # the last trick stays
+    won = page.locator("#felt .trick-card.won")
+    expect(won).to_have_count(1)
+    taker = seat_name(page, int(won.get_attribute("class").split("at-")[1].split()[0]))
+    note = page.locator("#felt .trick-note")
+    expect(note).to_have_text(say("%(name)s took the trick") % {"name": taker})
     expect(page.locator(".score-sheet .new-row")).to_have_count(1)
     expect(page.locator("#my-area .hand")).to_have_count(0)  # the next deal waits
     page.wait_for_function("() => document.activeElement.matches('.next-deal')")
 
     for width, height in SIZES.values():
         page.set_viewport_size({"width": width, "height": height})
+        expect(note).to_be_in_viewport()
+        assert page.evaluate(NOTE_CLEAR), f"a card covers the taker's name at {width}x{height}"
         found = serious_violations(page)
         assert not found, f"the deal's end at {width}x{height}: {found}"
 
