@@ -12,6 +12,7 @@ def test_a_place_at_the_felt_shows_the_player_escaped_with_turn_dealer_and_bubbl
     player = FeltPlayer(
         index=2,
         name="<b>Ivan</b>",
+        computer="",
         hand_size=1,
         call="NT",
         announced=("tierce", "belot"),
@@ -31,6 +32,18 @@ def test_a_place_at_the_felt_shows_the_player_escaped_with_turn_dealer_and_bubbl
     assert quiet.startswith('<div class="player at-2">')
 
 
+def test_a_computer_is_named_short_on_the_felt_and_whole_for_a_tooltip_and_a_screen_reader():
+    whole = "Ivan · computer, hard"
+    html = felt.felt_players([FeltPlayer(1, "Ivan", whole, 8, None, (), False, False)])
+    assert f'<span class="player-name" title="{whole}">' in html
+    assert '<span aria-hidden="true">Ivan</span>' in html
+    assert f'<span class="visually-hidden">{whole}</span>' in html
+    assert html.count(whole) == 2  # the tooltip and the screen reader's text, nothing shown
+    assert 'class="computer-mark"' in html
+    person = felt.felt_players([FeltPlayer(1, "ivan", "", 8, None, (), False, False)])
+    assert "computer-mark" not in person and "title=" not in person
+
+
 def test_the_hand_and_the_calls_are_labelled_groups_of_buttons():
     hand = cards.hand_group([{"card": "JH", "playable": True}, {"card": "7C", "playable": False}])
     assert hand.startswith('<div class="hand" role="group" aria-label="Your hand">')
@@ -44,7 +57,7 @@ def test_the_hand_and_the_calls_are_labelled_groups_of_buttons():
 
 
 def test_the_kept_html_is_per_language():
-    player = FeltPlayer(0, "Ana", 8, None, (), False, False)
+    player = FeltPlayer(0, "Ana", "", 8, None, (), False, False)
     english = felt.felt_players([player])
     kept = felt.felt_player(player)
     assert felt.felt_player(player) is kept

@@ -21,7 +21,7 @@ from ..models import ChatMessage, Match, Table
 from ..presenters import Presenter, Region
 from ..presenters.words import per_language
 from ..tables import play
-from ..tables.computers import bot_level_choices, computer_name
+from ..tables.computers import bot_level_choices, computer_first_name, computer_name
 from ..tables.quick import waiting_claims
 from .regions import LANGUAGE, RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
@@ -44,13 +44,16 @@ def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
             name = computer_name(seat.bot_level, seat.index)
         else:
             name = ""
+        is_bot = bool(seat.bot_level) or claim is not None
         rows.append(
             {
                 "index": seat.index,
                 "number": seat.index + 1,
                 "name": name,
+                # On the felt, where space is short: a computer's first name (and a mark).
+                "short_name": computer_first_name(seat.index) if is_bot else name,
                 "is_free": seat.is_free,
-                "is_bot": bool(seat.bot_level) or claim is not None,
+                "is_bot": is_bot,
                 "is_me": False,
                 "online": seat.user_id in online,
                 "team": 0 if seat.index in teams[0] else 1,

@@ -75,7 +75,10 @@ class FeltPlayer(NamedTuple):
     it reads the same, see ``games.templatetags.felt``)."""
 
     index: int
+    #: The name shown at the place: a computer's first name.
     name: str
+    #: A computer's whole name with its level ("Ivan · computer, hard"); empty for a person.
+    computer: str
     hand_size: int
     call: str | None
     announced: tuple[str, ...]
@@ -318,6 +321,7 @@ def board_context(
 def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
     """What every viewer of the table is shown alike: the felt, the contract, whose turn."""
     names = {seat["index"]: seat["name"] for seat in seats}
+    felt_names = {seat["index"]: seat.get("short_name", seat["name"]) for seat in seats}
     last_calls: dict[int, str] = {}
     for seat, call in view["auction"]:
         last_calls[seat] = call
@@ -333,7 +337,8 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
         players.append(
             FeltPlayer(
                 index=index,
-                name=seat["name"],
+                name=seat.get("short_name", seat["name"]),
+                computer=seat["name"] if seat.get("is_bot") else "",
                 hand_size=view["hand_sizes"][index],
                 call=last_calls.get(index) if view["phase"] == "auction" else None,
                 announced=tuple(bubbles[index]),
@@ -349,11 +354,11 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
         resting = {
             "cards": [{"seat": seat, "card": card} for seat, card in last_trick["cards"]],
             "winner": last_trick["winner"],
-            "winner_name": names.get(last_trick["winner"], ""),
+            "winner_name": felt_names.get(last_trick["winner"], ""),
         }
     elif view["phase"] == "auction" and not view["auction"] and view["deal_results"]:
         # And the last deal's last trick until the first call of the next.
-        resting = _final_trick(view["deal_results"][-1], names)
+        resting = _final_trick(view["deal_results"][-1], felt_names)
     contract = view["contract"]
     return {
         "players": players,

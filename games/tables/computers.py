@@ -37,6 +37,11 @@ COMPUTER_NAMES = (
 def computer_name(level: str, seat: int) -> str:
     """How the computer player in ``seat`` is named: "Ivan · computer, normal"."""
     return _("%(name)s · computer, %(level)s") % {
-        "name": COMPUTER_NAMES[seat % len(COMPUTER_NAMES)],
+        "name": computer_first_name(seat),
         "level": dict(bot_level_choices()).get(level, level),
     }
+
+
+def computer_first_name(seat: int) -> str:
+    """The computer player in ``seat``'s first name alone ("Ivan"), where space is short."""
+    return str(COMPUTER_NAMES[seat % len(COMPUTER_NAMES)])

@@ -70,6 +70,14 @@ def _trick_words() -> dict[str, str]:
     return {"took": _("%(name)s took the trick"), "label": escape(_("Current trick"))}
 
 
+#: A screen drawn beside a computer's name (a glyph would need an emoji font).
+COMPUTER_MARK = (
+    '<svg class="computer-mark" aria-hidden="true" viewBox="0 0 16 16" width="14" height="14">'
+    '<rect x="1.5" y="2.5" width="13" height="9" rx="1" fill="none" stroke="currentColor"/>'
+    '<path d="M5 14.5h6M8 11.5v3" stroke="currentColor"/></svg>'
+)
+
+
 @per_language(maxsize=8192, takes_language=True)
 def felt_player(language: str | None, p: FeltPlayer) -> SafeString:
     """One player's place on the felt."""
@@ -80,9 +88,19 @@ def felt_player(language: str | None, p: FeltPlayer) -> SafeString:
     count = escape(card_count.in_language(language, p.hand_size)) if p.hand_size else ""
     bubbles = [call_name.in_language(language, p.call)] if p.call else []
     bubbles += [declaration_name.in_language(language, kind) for kind in p.announced]
+    name = escape(p.name)
+    if p.computer:  # the first name and a mark; the whole name (with the level) when asked
+        whole = escape(p.computer)
+        name = (
+            f'<span class="player-name" title="{whole}"><span aria-hidden="true">{name}</span>'
+            f"{COMPUTER_MARK}"
+            f'<span class="visually-hidden">{whole}</span>{you}</span>'
+        )
+    else:
+        name = f'<span class="player-name">{name}{you}</span>'
     return SafeString(
         f'<div class="player at-{p.index}{" active" if p.is_active else ""}">'
-        f'<span class="player-name">{escape(p.name)}{you}</span>{dealer}{turn}'
+        f"{name}{dealer}{turn}"
         + (f'<span class="hand-count">{count}</span>' if count else "")
         + "".join(f'<span class="bubble">{escape(bubble)}</span>' for bubble in bubbles)
         + "</div>"

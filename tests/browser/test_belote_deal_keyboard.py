@@ -1,6 +1,6 @@
 """A whole Belote deal by keyboard alone in Chromium, with the page in Bulgarian and three
-computer players: bids, eight cards, who took each trick, the deal's result on the table, and
-"Next deal" starting the next auction."""
+computer players: bids, eight cards, who took each trick, the computers' short names on the
+felt, the deal's result on the table, and "Next deal" starting the next auction."""
 
 from __future__ import annotations
 
@@ -29,10 +29,12 @@ NOTE_CLEAR = """() => {
 }"""
 
 
-def seat_name(page: Page, seat: int) -> str:
-    """The name shown at ``seat``'s place on the felt (without its "(you)")."""
+def seat_name(page: Page, seat: int, whole: bool = False) -> str:
+    """The name shown at ``seat``'s place on the felt (without its "(you)"); ``whole``: a
+    computer's whole name, with its level, from the place's tooltip."""
     name = page.locator(f"#felt .player.at-{seat} .player-name")
-    return name.evaluate("element => element.firstChild.textContent")
+    shown = name.evaluate("element => element.firstChild.textContent")
+    return (name.get_attribute("title") or shown) if whole else shown
 
 
 def tab_to(page: Page, selector: str, most: int = 60) -> None:
@@ -67,7 +69,7 @@ def test_a_whole_belote_deal_in_bulgarian_by_keyboard_alone(live_server_url, new
         view = belote.view(state, 0)
         auction = view["phase"] == "auction"
         if view["last_trick"] and page.locator("#my-area .playable").count():
-            taker = seat_name(page, view["last_trick"]["winner"])
+            taker = seat_name(page, view["last_trick"]["winner"], whole=True)
             summary = page.locator("#board-history summary").last
             expect(summary).to_have_text(say("Last trick, taken by %(name)s") % {"name": taker})
         # Bid once, then pass (a pass too when the computers' calls left nothing else).
@@ -86,6 +88,9 @@ def test_a_whole_belote_deal_in_bulgarian_by_keyboard_alone(live_server_url, new
     expect(end).to_contain_text(say("Deal %(n)s is over") % {"n": 1})
     expect(end.locator(".deal-summary")).to_be_visible()
     expect(page.locator("#felt .trick-card.resting")).to_have_count(4)  # the last trick stays
+    for seat in (1, 2, 3):  # a computer's first name on the felt, its level in a tooltip
+        shown, whole = seat_name(page, seat), seat_name(page, seat, whole=True)
+        assert whole.startswith(shown) and len(whole) > len(shown), (shown, whole)
     won = page.locator("#felt .trick-card.won")
     expect(won).to_have_count(1)
     taker = seat_name(page, int(won.get_attribute("class").split("at-")[1].split()[0]))
