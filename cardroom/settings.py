@@ -193,6 +193,7 @@ LOGOUT_REDIRECT_URL = "home"
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("bg", _("Bulgarian")), ("ru", _("Russian"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["cardroom.formats"]
 # The switcher's choice lasts a year (a logged-in player's also lives in their profile).
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 TIME_ZONE = "UTC"
