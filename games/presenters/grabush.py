@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 
 from ..engines.grabush import PLAYER_COUNTS
 from . import PLAY_VERSION, Region
-from .words import card_name, rank_text
+from .words import card_name, card_object, rank_text
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -87,10 +87,11 @@ def describe(action: str) -> str:
         if parts[1] == "stock":
             return _("played the stock card to %(where)s") % {"where": where}
         if parts[1] == "hand":
-            return _("played %(card)s to %(where)s") % {"card": card_name(parts[2]), "where": where}
+            card = card_object(parts[2])
+            return _("played %(card)s to %(where)s") % {"card": card, "where": where}
         return _("played a table card to %(where)s") % {"where": where}
     if parts[0] == "table":
-        return _("placed %(card)s on a table pile") % {"card": card_name(parts[1])}
+        return _("placed %(card)s on a table pile") % {"card": card_object(parts[1])}
     if parts[0] == "end":
         return _("ended the turn")
     if parts[0] == "penalty":
@@ -146,7 +147,7 @@ def _event_sentence(event: dict[str, Any], names: dict[int, str], players: int, 
     name = names.get(event.get("seat"), "")
     if kind == "play":
         where = _("a new pile") if new else _("pile %(n)s") % {"n": event["pile"] + 1}
-        values = {"name": name, "card": card_name(event["card"]), "where": where}
+        values = {"name": name, "card": card_object(event["card"]), "where": where}
         if event["source"] == "hand":
             return _("%(name)s played %(card)s from their hand to %(where)s.") % values
         if event["source"] == "stock":
@@ -164,7 +165,7 @@ def _event_sentence(event: dict[str, Any], names: dict[int, str], players: int, 
     if kind == "table":
         return _("%(name)s put %(card)s on their table pile %(slot)s and ended the turn.") % {
             "name": name,
-            "card": card_name(event["card"]),
+            "card": card_object(event["card"]),
             "slot": event["slot"] + 1,
         }
     if kind == "end":
@@ -343,11 +344,11 @@ def board_context(
 
 def _selected_text(selected: str, view: dict[str, Any]) -> str:
     if selected.startswith("hand:"):
-        return card_name(selected.removeprefix("hand:"))
+        return card_object(selected.removeprefix("hand:"))
     if selected == "stock":
         return _("your stock card")
     if selected.startswith("table:"):
         _t, seat, slot = selected.split(":")
         pile = view["tables"][int(seat)][int(slot)]
-        return card_name(pile[-1]) if pile else ""
+        return card_object(pile[-1]) if pile else ""
     return ""

@@ -12,7 +12,13 @@ import functools
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-from django.utils.translation import get_language, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import (
+    get_language,
+    gettext_lazy,
+    ngettext,
+    pgettext,
+    pgettext_lazy,
+)
 from django.utils.translation import gettext as _
 
 P = ParamSpec("P")
@@ -72,6 +78,25 @@ RANK_NAMES = {
 }
 
 
+#: A card's rank as the object of a sentence ("plays the Queen"): Russian takes another case
+#: ("кладёт даму"), and both Russian and Bulgarian write it in lower case inside a sentence.
+RANK_OBJECTS = {
+    "A": pgettext_lazy("card, as an object", "Ace"),
+    "2": pgettext_lazy("card, as an object", "Two"),
+    "3": pgettext_lazy("card, as an object", "Three"),
+    "4": pgettext_lazy("card, as an object", "Four"),
+    "5": pgettext_lazy("card, as an object", "Five"),
+    "6": pgettext_lazy("card, as an object", "Six"),
+    "7": pgettext_lazy("card, as an object", "Seven"),
+    "8": pgettext_lazy("card, as an object", "Eight"),
+    "9": pgettext_lazy("card, as an object", "Nine"),
+    "T": pgettext_lazy("card, as an object", "Ten"),
+    "J": pgettext_lazy("card, as an object", "Jack"),
+    "Q": pgettext_lazy("card, as an object", "Queen"),
+    "K": pgettext_lazy("card, as an object", "King"),
+}
+
+
 CALL_NAMES = {
     "pass": gettext_lazy("Pass"),
     "C": gettext_lazy("Clubs"),
@@ -99,6 +124,15 @@ def card_name(code: str) -> str:
     """``"JH"`` → "Jack of hearts"."""
     return _("%(rank)s of %(suit)s") % {
         "rank": str(RANK_NAMES[code[0]]),
+        "suit": str(SUIT_NAMES[code[1]]),
+    }
+
+
+@per_language
+def card_object(code: str) -> str:
+    """A card as the object of a sentence: ``"QS"`` → "Queen of spades" (Russian "даму пик")."""
+    return pgettext("card, as an object", "%(rank)s of %(suit)s") % {
+        "rank": str(RANK_OBJECTS[code[0]]),
         "suit": str(SUIT_NAMES[code[1]]),
     }
 

@@ -1,6 +1,7 @@
 """A whole Grabush game by keyboard alone in Chromium, with the page in Russian (the language the
 game comes to us in): a player against a computer picks each
-card and its target with Tab, Shift+Tab, Enter and Space until the game ends, and after every
+card and its target with Tab, Shift+Tab, Enter and Space until the game ends (a picked card
+named in the case the sentence needs), and after every
 swap of the board the focus is on a control that makes sense (the picked card, or something to
 play when it is the player's turn again), never lost to the page's body."""
 
@@ -10,6 +11,7 @@ import random
 import re
 
 import pytest
+from django.utils import translation
 from playwright.sync_api import Page, expect
 
 from games.bots import grabush as bots
@@ -17,6 +19,7 @@ from games.engines import grabush
 from games.live import consumers
 from games.models import Match, Move
 from games.presenters.grabush import split_action
+from games.presenters.words import card_name, card_object
 from tests.engines.grabush_helpers import craft
 
 from .steps import open_grabush_table, sign_up, skip_to_hand, switch_language, words
@@ -132,6 +135,13 @@ def test_a_whole_grabush_game_in_russian_against_a_computer_by_keyboard_alone(
             # The swap lit the targets; the focus stayed on the card just picked, now pressed.
             expect(page.locator(f"#board .target[value='{action}']")).to_be_visible()
             assert focused(page, f"#board .source[data-pick='{source}'][aria-pressed='true']")
+            if source.startswith("hand:"):  # "Вы выбрали даму пик": the card as an object
+                with translation.override("ru"):
+                    code = source.removeprefix("hand:")
+                    picked, nominative = card_object(code), card_name(code)
+                told = say("You picked %(c)s: now choose where it goes.") % {"c": picked}
+                expect(page.locator("#my-area .picked")).to_contain_text(told)
+                assert picked != nominative and picked[0].islower()
             tab_to(page, f"#board .target[value='{action}']")
             page.keyboard.press("Space")
         page.wait_for_function(
