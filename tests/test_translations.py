@@ -3,6 +3,7 @@ games' glossary followed, and no English left on any page or table state."""
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections import Counter
 from html.parser import HTMLParser
@@ -12,6 +13,7 @@ import polib
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.template import Context, Template
 from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
@@ -19,7 +21,9 @@ from django.utils.translation import gettext, pgettext
 from games.engines import belote
 from games.live.frames import render_frame
 from games.models import Match
+from games.presenters import grabush
 from games.presenters.words import card_name
+from games.records.history import side_label
 from games.tables import play, rows, seating
 from tests.factories import OPTIONS, make_players, match_of
 
@@ -294,3 +298,44 @@ def test_no_english_is_left_on_any_page_or_table_state(client, language):
         if left:
             problems[where] = sorted(set(left))
     assert problems == {}
+
+
+@pytest.mark.parametrize(
+    ("language", "when", "short", "since", "seats", "picked"),
+    [
+        (
+            "bg",
+            "3 декември 2026 г., 19:38",
+            "03.12.2026 19:38",
+            "Играе от 3 декември 2026 г.",
+            "Места 2, 4, 6 и 8",
+            "изигра дама пика",
+        ),
+        (
+            "ru",
+            "3 декабря 2026 г. 19:38",
+            "03.12.2026 19:38",
+            "Играет с 3 декабря 2026 г.",
+            "Места 2, 4, 6 и 8",
+            "кладёт даму пик",
+        ),
+    ],
+)
+def test_dates_joiners_and_card_cases_are_what_a_native_speaker_writes(
+    language, when, short, since, seats, picked
+):
+    """Dates in the language's own order and month case (not Django's American fallback for
+    Bulgarian), the year's abbreviation not doubled, seats joined by the language's "and" (not
+    a "&" joined in code), and a card played named in the case the sentence needs."""
+
+    moment = datetime.datetime(2026, 12, 3, 19, 38, tzinfo=datetime.UTC)
+    page = Template(
+        '{% load i18n %}{{ d|date:"DATETIME_FORMAT" }}|{{ d|date:"SHORT_DATETIME_FORMAT" }}|'
+        '{% blocktranslate with date=d|date:"DATE_FORMAT" %}Playing since {{ date }}.'
+        "{% endblocktranslate %}"
+    )
+    with translation.override(language):
+        assert page.render(Context({"d": moment})).split("|") == [when, short, since]
+        assert grabush.side_label(8, 1) == seats
+        assert side_label([0, 2]) == seats.replace("2, 4, 6 и 8", "1 и 3")
+        assert grabush.describe("centre:hand:QS:0").startswith(picked)

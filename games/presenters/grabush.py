@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 
 from ..engines.grabush import PLAYER_COUNTS
 from . import PLAY_VERSION, Region
-from .words import card_name, card_object, rank_text
+from .words import card_name, card_object, rank_text, seats_label
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -49,11 +49,7 @@ REGIONS = (
 
 def side_label(players: int, side: int) -> str:
     """A side named by its seats, for spectators: "Seats 1 & 3" (side 0 of four players)."""
-    numbers = [str(seat + 1) for seat in range(side, players, 2)]
-    if len(numbers) == 1:
-        return _("Seat %(number)s") % {"number": numbers[0]}
-    listed = ", ".join(numbers[:-1])
-    return _("Seats %(seats)s & %(last)s") % {"seats": listed, "last": numbers[-1]}
+    return seats_label([seat + 1 for seat in range(side, players, 2)])
 
 
 def split_action(action: str) -> tuple[str, str] | None:

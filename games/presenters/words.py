@@ -185,3 +185,12 @@ def declaration_name(kind: str) -> str:
     """``"quarte"`` → "Quarte" (translated)."""
     name = DECLARATION_NAMES.get(kind)
     return kind if name is None else str(name)
+
+
+def seats_label(numbers: list[int]) -> str:
+    """Seats by number, joined in the words of the language: "Seat 2", "Seats 1 & 3",
+    "Seats 2, 4, 6 & 8" (Bulgarian "Места 1 и 3")."""
+    if len(numbers) == 1:
+        return _("Seat %(number)s") % {"number": numbers[0]}
+    listed = ", ".join(str(number) for number in numbers[:-1])
+    return _("Seats %(seats)s & %(last)s") % {"seats": listed, "last": numbers[-1]}

@@ -22,6 +22,7 @@ from .. import verify
 from ..catalog import Game, all_games, game_label, get_game
 from ..engines import chance, fair_deals
 from ..models import Match, MatchPlayer, Outcome, Rating, RatingChange
+from ..presenters.words import seats_label
 from ..tables.computers import computer_name
 from . import reviews
 from .replay import logged_moves, state_after
@@ -222,9 +223,7 @@ def option_rows(spec: Game, options: dict[str, Any]) -> list[dict[str, str]]:
 
 def side_label(seats: list[int]) -> str:
     """A side's neutral name from its seats (0-based): "Seats 1 & 3", "Seat 2"."""
-    if len(seats) == 1:
-        return _("Seat %(n)s") % {"n": seats[0] + 1}
-    return _("Seats %(list)s") % {"list": " & ".join(str(seat + 1) for seat in seats)}
+    return seats_label([seat + 1 for seat in seats])
 
 
 def match_record(match: Match) -> dict[str, Any]:
