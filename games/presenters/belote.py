@@ -239,6 +239,7 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
     rows = []
     for number, deal in enumerate(view["deal_results"], start=1):
         them = 1 - us
+        last_ten = 20 if deal["contract"] == "NT" else 10
         declarer = deal["declarer"]
         rows.append(
             {
@@ -255,6 +256,12 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
                 "they_raw": deal["raw"][them],
                 "we_cards": deal["card_points"][us],
                 "they_cards": deal["card_points"][them],
+                # The tricks' points apart from the last ten, so that the parts add up.
+                "we_tricks": deal["card_points"][us] - (last_ten if deal["last_ten"] == us else 0),
+                "they_tricks": deal["card_points"][them]
+                - (last_ten if deal["last_ten"] == them else 0),
+                "last_ten_points": last_ten,
+                "us": us,
                 "we_declarations": deal["declarations"][us],
                 "they_declarations": deal["declarations"][them],
                 "we_belot": deal["belot"][us],
@@ -275,6 +282,69 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
             }
         )
     return rows
+
+
+def written_because(row: dict[str, Any], us_label: str, them_label: str) -> str:
+    """Why a deal's written points are what they are, in one sentence ("Inside: the defenders
+    take all 182 points → 18."), the teams named as the sheet names them."""
+    deal = row["deal"]
+    label = {row["us"]: us_label, 1 - row["us"]: them_label}
+    raw, written, multiplier = deal["raw"], deal["written"], deal["multiplier"]
+    total = raw[0] + raw[1]
+    defenders = 1 - deal["declarer"] % 2
+    parts = []
+    if deal["capot"] is not None:
+        parts.append(_("capot (%(team)s): every trick, +90") % {"team": label[deal["capot"]]})
+    call = {2: _("×2 contra"), 4: _("×4 recontra")}.get(multiplier)  # noqa: RUF001
+    if deal["outcome"] == "hanging" and call:
+        parts.append(
+            _("%(call)s with equal points: the whole deal, %(points)s, waits for the next one")
+            % {"call": call, "points": deal["hanging_added"]}
+        )
+    elif deal["outcome"] == "hanging":
+        parts.append(
+            _("hanging: the defenders write %(written)s, %(points)s wait for the next deal")
+            % {"written": written[defenders], "points": deal["hanging_added"]}
+        )
+    elif call:
+        winner = deal["winning_team"]
+        parts.append(
+            _(
+                "%(call)s: the whole deal, %(total)s → %(written)s, to the team with more "
+                "points (%(team)s)"
+            )
+            % {"call": call, "team": label[winner], "total": total, "written": written[winner]}
+        )
+    elif deal["outcome"] == "inside":
+        parts.append(
+            _("inside: the defenders take all the points, %(total)s → %(written)s")
+            % {"total": total, "written": written[defenders]}
+        )
+    else:
+        us, them = row["us"], 1 - row["us"]
+        parts.append(
+            _(
+                "made: each team writes its own points, rounded: %(first)s %(first_raw)s → "
+                "%(first_written)s, %(second)s %(second_raw)s → %(second_written)s"
+            )
+            % {
+                "first": label[us],
+                "first_raw": raw[us],
+                "first_written": written[us],
+                "second": label[them],
+                "second_raw": raw[them],
+                "second_written": written[them],
+            }
+        )
+    won = deal["hanging_won"]
+    for team in (0, 1):
+        if won[team]:
+            parts.append(
+                _("hanging points from earlier deals: +%(points)s (%(team)s)")
+                % {"team": label[team], "points": won[team]}
+            )
+    sentence = "; ".join(parts)
+    return sentence[:1].upper() + sentence[1:] + "."
 
 
 @per_language

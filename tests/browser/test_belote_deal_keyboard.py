@@ -87,6 +87,9 @@ def test_a_whole_belote_deal_in_bulgarian_by_keyboard_alone(live_server_url, new
     end = page.locator(".deal-end")
     expect(end).to_contain_text(say("Deal %(n)s is over") % {"n": 1})
     expect(end.locator(".deal-summary")).to_be_visible()
+    because = end.locator(".deal-because")  # why the written points are what they are
+    expect(because).to_be_visible()
+    expect(because.get_by_role("link", name=say("How a deal is scored"))).to_be_visible()
     expect(page.locator("#felt .trick-card.resting")).to_have_count(4)  # the last trick stays
     for seat in (1, 2, 3):  # a computer's first name on the felt, its level in a tooltip
         shown, whole = seat_name(page, seat), seat_name(page, seat, whole=True)
@@ -102,6 +105,7 @@ def test_a_whole_belote_deal_in_bulgarian_by_keyboard_alone(live_server_url, new
 
     for width, height in SIZES.values():
         page.set_viewport_size({"width": width, "height": height})
+        note.scroll_into_view_if_needed()  # the focus on "Next deal" may have scrolled it away
         expect(note).to_be_in_viewport()
         assert page.evaluate(NOTE_CLEAR), f"a card covers the taker's name at {width}x{height}"
         found = serious_violations(page)
