@@ -452,3 +452,17 @@ def test_rebuild_history_replays_and_gives_the_same_ratings():
     )
     with pytest.raises(CommandError, match=str(tampered.pk)):
         call_command("rebuild_history", stdout=io.StringIO())
+
+
+def test_a_match_a_computer_finished_for_a_player_who_left_is_not_theirs(client):
+    users = make_players(4)
+    match = start_and_finish(users)
+    # Seat 1 had left: a computer covered it until the end.
+    MatchPlayer.objects.filter(match=match, seat=0).update(covered=True)
+    stats = {row["game"]: row for row in history.game_stats(users[0])}["belote"]
+    assert (stats["played"], stats["won"], stats["lost"], stats["left"]) == (0, 0, 0, 1)
+    partner = {row["game"]: row for row in history.game_stats(users[2])}["belote"]
+    assert (partner["played"], partner["left"]) == (1, 0)
+    page = client.get(reverse("profile", args=[users[0].username])).content.decode()
+    assert "Left to a computer" in page and "Left: a computer finished it" in page
+    assert 'class="outcome-left"' in page

@@ -113,7 +113,7 @@ def rating_chart(user: AbstractBaseUser, game: str) -> dict[str, Any] | None:
 
 
 def game_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
-    """Per game: matches played, won, lost, drawn, the rating and its chart.
+    """Per game: matches played, won, lost, drawn, left to a computer, the rating and its chart.
 
     Two queries, plus one chart query per game the user is rated in.
     """
@@ -123,10 +123,13 @@ def game_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
         .exclude(outcome="")
         .values("match__game")
         .annotate(
-            played=Count("pk"),
-            won=Count("pk", filter=Q(outcome=Outcome.WIN)),
-            lost=Count("pk", filter=Q(outcome=Outcome.LOSS)),
-            drawn=Count("pk", filter=Q(outcome=Outcome.DRAW)),
+            # A match a computer finished for the player (they had left) is neither played
+            # nor won by them: it is counted apart.
+            played=Count("pk", filter=Q(covered=False)),
+            won=Count("pk", filter=Q(outcome=Outcome.WIN, covered=False)),
+            lost=Count("pk", filter=Q(outcome=Outcome.LOSS, covered=False)),
+            drawn=Count("pk", filter=Q(outcome=Outcome.DRAW, covered=False)),
+            left=Count("pk", filter=Q(covered=True)),
         )
         .order_by()
     }
@@ -143,6 +146,7 @@ def game_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
                 "won": row.get("won", 0),
                 "lost": row.get("lost", 0),
                 "drawn": row.get("drawn", 0),
+                "left": row.get("left", 0),
                 "rating": rating,
                 "chart": rating_chart(user, game) if rating is not None else None,
             }
@@ -165,12 +169,20 @@ def match_row(me: MatchPlayer, change: RatingChange | None) -> dict[str, Any]:
         "seat": me.seat,
         "partners": [player_name(p) for p in players if p.seat % 2 == side and p.seat != me.seat],
         "opponents": [player_name(p) for p in players if p.seat % 2 != side],
-        "outcome": me.outcome,
-        "outcome_label": me.get_outcome_display() if me.outcome else _("Aborted"),
+        "outcome": "left" if me.outcome and me.covered else me.outcome,
+        "outcome_label": _outcome_label(me),
         "ours": scores[side] if scores else None,
         "theirs": scores[1 - side] if scores else None,
         "change": change,
     }
+
+
+def _outcome_label(me: MatchPlayer) -> str:
+    if not me.outcome:
+        return _("Aborted")
+    if me.covered:
+        return _("Left: a computer finished it")
+    return me.get_outcome_display()
 
 
 def player_matches(
