@@ -129,3 +129,22 @@ async def test_a_socket_that_dies_of_an_error_runs_the_whole_disconnect(monkeypa
     for index, socket in enumerate(sockets):
         if index != on_turn:
             await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_an_unknown_phrase_is_refused_and_a_known_one_is_said():
+    users = await sync_to_async(make_players)(4)
+    table = await sync_to_async(seated_table)(users)
+    socket = await connect(users[0], f"/ws/table/{table.code}/")
+    for phrase in ("shout", ["hello"], 7):
+        await send(socket, op="chat", phrase=phrase)
+        assert 'role="alert"' in await receive_until(socket, "There is no such phrase.")
+    assert not await sync_to_async(ChatMessage.objects.exists)()
+    await send(socket, op="chat", phrase="thanks")
+    await receive_until(socket, "Thanks!")
+    assert await sync_to_async(
+        lambda: list(ChatMessage.objects.values_list("text", flat=True))
+    )() == ["Thanks!"]
+    await socket.disconnect()

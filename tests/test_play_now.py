@@ -93,7 +93,7 @@ def test_one_click_opens_a_quick_table_with_computers_and_starts_it(client, game
     assert "hand" in page.context["view"] and page.context["view"]["hand"]
 
 
-def test_options_are_the_options_forms_initial_values():
+def test_options_are_the_options_forms_initial_values_but_no_table_talk_penalty():
     assert quick.default_options("belote") == {
         **OPTIONS,
         **{
@@ -105,7 +105,7 @@ def test_options_are_the_options_forms_initial_values():
     assert quick.default_options("grabush") == {
         "players": 2,
         "stock_size": 20,
-        "table_talk_penalty": True,
+        "table_talk_penalty": False,  # a quick table's greeting costs nothing
     }
 
 

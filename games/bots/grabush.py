@@ -259,21 +259,10 @@ class _Ctx:
         return f"table:{code}:{slot}"
 
 
-def _rights_action(view: dict[str, Any], ctx: _Ctx | None = None) -> str | None:
-    """Use a held penalty right with the least useful hand card (decline with an empty hand)."""
-    rights = [a for a in view["legal"] if a.startswith(("penalty:", "decline:"))]
-    if not rights:
-        return None
-    penalties = [a for a in rights if a.startswith("penalty:")]
-    if not penalties:
-        return rights[0]
-    ctx = ctx or _Ctx(view)
-
-    def worth(action: str) -> tuple[float, str]:
-        rank = RANK[action.split(":")[2][0]]
-        return (ctx.usefulness(rank, ctx.centre) + (1.0 if rank == 1 else 0.0), action)
-
-    return min(penalties, key=worth)
+def _rights_action(view: dict[str, Any]) -> str | None:
+    """Decline a held penalty right: a computer never claims a table-talk penalty (people
+    chat to computers as they would at a friendly table)."""
+    return next((a for a in view["legal"] if a.startswith("decline:")), None)
 
 
 # --- easy ----------------------------------------------------------------------------------
@@ -286,9 +275,9 @@ def choose_easy(view: dict[str, Any], rng: random.Random, budget: float = 0.3) -
         raise ValueError("no legal action")
     if len(legal) == 1:
         return legal[0]
-    rights = [a for a in legal if a.startswith(("penalty:", "decline:"))]
-    if rights and (view["to_act"] != view["seat"] or rng.random() < 0.5):
-        return rng.choice(rights)
+    declined = _rights_action(view)
+    if declined is not None:
+        return declined
     options: list[str | list[str]] = []
     by_card: dict[str, list[str]] = {}
     for action in legal:
@@ -320,13 +309,13 @@ def _finish_turn(ctx: _Ctx, scored: list[tuple[float, Key]], seen: dict[Key, Mov
         return "end"
     choice = ctx.table_card(ctx.hand, start)
     if choice is not None:
-        rights = _rights_action(ctx.view, ctx) if len(ctx.hand_codes) > 1 else None
+        rights = _rights_action(ctx.view) if len(ctx.hand_codes) > 1 else None
         return rights or ctx.table_action(*choice)
     for _, key in scored:
         move = seen[key]
         if move is not None:
             return ctx.action(move)
-    return _rights_action(ctx.view, ctx) or ctx.view["legal"][0]
+    return _rights_action(ctx.view) or ctx.view["legal"][0]
 
 
 def _normal_decision(
@@ -336,7 +325,7 @@ def _normal_decision(
     ctx = _Ctx(view)
     legal = view["legal"]
     if view["to_act"] != view["seat"]:
-        return ctx, _rights_action(view, ctx) or legal[0], [], {}
+        return ctx, _rights_action(view) or legal[0], [], {}
     stock = ctx.stock_action()
     if stock is not None:
         return ctx, stock, [], {}
@@ -488,7 +477,7 @@ def choose_hard(
         return legal[0]
     ctx = _HardCtx(view)
     if view["to_act"] != view["seat"]:
-        return _rights_action(view, ctx) or legal[0]
+        return _rights_action(view) or legal[0]
     stock = ctx.stock_action()
     if stock is not None:
         return stock

@@ -42,6 +42,8 @@ class Game:
     seats: int = 4
     #: What a score counts, when it needs saying beside the figures (in a match list).
     score_unit: str | Promise = ""
+    #: Options a quick table ("Play now") sets apart from the options form's initial values.
+    quick_options: ClassVar[dict[str, Any]] = {}
 
     @property
     def board_template(self) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -53,6 +53,9 @@ class GrabushOptionsForm(forms.Form):
 
 class Grabush(Game):
     """Grabush's stocks as scores, and the chat that grants penalty rights."""
+
+    #: A newcomer's greeting should not cost cards: the rule is for tables that choose it.
+    quick_options: ClassVar[dict[str, Any]] = {"table_talk_penalty": False}
 
     def apply_logged(self, state: Any, seat: int, action: str) -> Any:
         return engine.apply_entry(state, seat, action)

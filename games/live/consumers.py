@@ -373,6 +373,14 @@ class TableConsumer(AuthenticatedConsumer):
     async def chat_message(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])
 
+    async def chat_notice(self, event: dict[str, Any]) -> None:
+        """What the table's rules did because of the chat, said in this connection's language."""
+        text = chat.notice_text(str(event.get("kind")), str(event.get("name", "")))
+        if text:
+            await self.send(
+                text_data=render_to_string("games/partials/chat_notice.html", {"text": text})
+            )
+
     async def chat_refresh(self, event: dict[str, Any]) -> None:
         """Moderators hid or restored messages: resend the whole chat log."""
         html = await database_sync_to_async(self._chat_log)()
@@ -439,6 +447,9 @@ class TableConsumer(AuthenticatedConsumer):
         version = int_field(message, "version")
         await moves.move(self.table_id, self.user, action, version)
         self.selected = ""
+        if action.startswith("penalty:"):  # said in the chat to both sides, with the reason
+            name = self.user.get_username()
+            await notify.send(self.group, {"type": "chat.notice", "kind": "penalty", "name": name})
 
     async def op_next_deal(self, message: dict[str, Any]) -> None:
         """The player has seen the finished deal's result."""
@@ -468,11 +479,21 @@ class TableConsumer(AuthenticatedConsumer):
         await self.send_frame(force=True)
 
     async def op_chat(self, message: dict[str, Any]) -> None:
-        line = await database_sync_to_async(chat.post_message)(
-            self.table_id, self.user, message.get("text")
-        )
+        """A chat line: typed (``text``), or one of the phrases (``phrase``), which are never
+        table talk."""
+        phrase = message.get("phrase")
+        if phrase is not None:
+            line = await database_sync_to_async(chat.post_phrase)(self.table_id, self.user, phrase)
+        else:
+            line = await database_sync_to_async(chat.post_message)(
+                self.table_id, self.user, message.get("text")
+            )
         html = render_to_string("games/partials/chat_line.html", {"line": line, "append": True})
         await notify.send(self.group, {"type": "chat.message", "html": html})
+        if phrase is not None:
+            return
         await self.send(text_data=render_to_string("games/partials/chat_form.html"))
         if await database_sync_to_async(play.apply_chat_rule)(self.table_id, self.user):
             await self.changed(lobby=False)
+            name = self.user.get_username()
+            await notify.send(self.group, {"type": "chat.notice", "kind": "talk", "name": name})

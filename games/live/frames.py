@@ -20,7 +20,7 @@ from ..catalog import get_game
 from ..models import ChatMessage, Match, Table
 from ..presenters import Presenter, Region
 from ..presenters.words import per_language
-from ..tables import play
+from ..tables import chat, play
 from ..tables.computers import bot_level_choices, computer_first_name, computer_name
 from ..tables.quick import waiting_claims
 from .regions import LANGUAGE, RENDERS, remember, render_changed
@@ -243,7 +243,12 @@ def table_context(
 def table_page(table: Table, user: AbstractBaseUser) -> dict[str, Any]:
     """The context of ``table``'s page for ``user``: the table as a frame shows it, and the chat."""
     context = table_context(table, user)
-    return {**context, "chat_lines": recent_chat(table), "announcer": announcer_html(context)}
+    return {
+        **context,
+        "chat_lines": recent_chat(table),
+        "chat_phrases": chat.PHRASES,
+        "announcer": announcer_html(context),
+    }
 
 
 def recent_chat(table: Table, count: int = 50) -> list[ChatMessage]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import formats
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..models import ChatMessage, Table
 from ..people.moderation import active_mute
@@ -15,6 +16,25 @@ from .rows import TableError
 #: At most RATE_COUNT messages per RATE_SECONDS per user.
 RATE_COUNT = 5
 RATE_SECONDS = 10
+
+
+#: What a player may say with one click; never table talk (a game's chat rule skips them).
+PHRASES = {
+    "hello": gettext_lazy("Hello!"),
+    "luck": gettext_lazy("Good luck!"),
+    "thanks": gettext_lazy("Thanks!"),
+    "sorry": gettext_lazy("Sorry!"),
+    "well-played": gettext_lazy("Well played!"),
+    "good-game": gettext_lazy("Good game!"),
+}
+
+
+def post_phrase(table_id: int, user: AbstractBaseUser, key: object) -> ChatMessage:
+    """Store one of :data:`PHRASES` from ``user``, in the language they use."""
+    phrase = PHRASES.get(key) if isinstance(key, str) else None
+    if phrase is None:
+        raise TableError(_("There is no such phrase."))
+    return post_message(table_id, user, str(phrase))
 
 
 def post_message(table_id: int, user: AbstractBaseUser, text: object) -> ChatMessage:
@@ -37,3 +57,17 @@ def post_message(table_id: int, user: AbstractBaseUser, text: object) -> ChatMes
     if table is None:
         raise TableError(_("This table no longer exists."))
     return ChatMessage.objects.create(table=table, user=user, text=text)
+
+
+def notice_text(kind: str, name: str) -> str:
+    """What a table's chat rule did, said in the chat: ``talk`` (``name`` chatted during the
+    game) or ``penalty`` (``name`` claimed the penalty); empty for an unknown kind."""
+    if kind == "talk":
+        return _(
+            "Table talk: %(name)s wrote during the game, so the other side may claim a penalty."
+        ) % {"name": name}
+    if kind == "penalty":
+        return _("%(name)s claimed the table-talk penalty: a card into the other side's stock.") % {
+            "name": name
+        }
+    return ""

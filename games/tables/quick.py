@@ -52,10 +52,11 @@ class ShownSecret(NamedTuple):
 
 
 def default_options(game: str) -> dict[str, Any]:
-    """The options a table of ``game`` gets when nobody chooses: its options form's initial
-    values."""
-    fields = get_game(game).options_form.base_fields
-    return {name: field.initial for name, field in fields.items()}
+    """The options a quick table of ``game`` gets (nobody chooses): its options form's initial
+    values, with the game's ``quick_options`` over them."""
+    spec = get_game(game)
+    fields = spec.options_form.base_fields
+    return {name: field.initial for name, field in fields.items()} | spec.quick_options
 
 
 def play_now(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None) -> PlayNow:

@@ -1,4 +1,5 @@
-"""Grabush in Chromium: two-step plays by clicking, and a table-talk penalty claimed."""
+"""Grabush in Chromium: two-step plays by clicking, a greeting that costs nothing, and a
+table-talk penalty said in the chat and claimed."""
 
 from __future__ import annotations
 
@@ -65,12 +66,25 @@ def test_table_talk_penalty_is_claimed(live_server_url, new_page):
     pages = [new_page() for _ in names]
     open_grabush_table(pages, live_server_url, names, players=4)
     ivo, kalin = pages[0], pages[1]
-    kalin.get_by_label("Message").fill("play your seven!")
+    version = Match.objects.get().version
+    # A greeting from the phrases costs nothing.
+    kalin.locator(".chat-phrases").get_by_role("button", name="Good luck!").click()
+    expect(ivo.locator("#chat-log")).to_contain_text("kalin: Good luck!")
+    expect(ivo.locator(".chat-notice")).to_have_count(0)
+    expect(ivo.locator(".penalty-panel")).to_have_count(0)
+    assert Match.objects.get().version == version
+    # Free text during the game is table talk: said in the chat, with the reason.
+    kalin.get_by_role("textbox", name="Message").fill("play your seven!")
     kalin.get_by_role("button", name="Send").click()
     expect(ivo.locator("#chat-log")).to_contain_text("play your seven!")
+    talk = "Table talk: kalin wrote during the game, so the other side may claim a penalty."
+    expect(ivo.locator(".chat-notice")).to_have_text(talk)
+    expect(kalin.locator(".chat-notice")).to_have_text(talk)
     panel = ivo.locator(".penalty-panel")
     expect(panel).to_contain_text("You may claim a penalty")
     expect(pages[3].locator(".penalty-panel")).to_have_count(0)  # Kalin's partner gets none
     panel.get_by_role("button").first.click()
     expect(ivo.locator(".stock").nth(1)).to_contain_text("21 cards left")
     expect(kalin.locator(".stock.ours")).to_contain_text("21 cards left")
+    claimed = "ivo claimed the table-talk penalty: a card into the other side's stock."
+    expect(kalin.locator(".chat-notice").last).to_have_text(claimed)
