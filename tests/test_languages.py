@@ -82,7 +82,7 @@ def test_a_player_without_a_choice_keeps_the_browsers_language(make_user):
 
 @pytest.mark.parametrize(
     ("language", "written"),
-    [("bg", "02 Декември 2026"), ("ru", "2 декабря 2026"), ("en", "Dec. 2, 2026")],
+    [("bg", "2 декември 2026 г."), ("ru", "2 декабря 2026 г."), ("en", "Dec. 2, 2026")],
 )
 def test_dates_are_written_the_languages_way(client, make_user, language, written):
     user = make_user("dara")
