@@ -436,7 +436,7 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
         "trick": trick,
         "resting": resting,
         "contract": contract,
-        "contract_declarer_name": names.get(contract["declarer"], "") if contract else "",
+        "contract_declarer_name": felt_names.get(contract["declarer"], "") if contract else "",
         "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
     }
 

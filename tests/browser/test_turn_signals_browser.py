@@ -139,6 +139,8 @@ def test_no_countdown_without_a_turn_timer_and_the_sound_is_remembered(live_serv
     # One tone, for the turn that began; none for opening the page on one's turn.
     assert page.evaluate("window.audioUse.tones") == 1
 
+    expect(sound).to_be_hidden()  # folded into the table's menu while the match runs
+    page.get_by_text("Invite link and sound").click()
     sound.uncheck()
     assert page.evaluate("localStorage.getItem('cardroom.turnSound')") == "off"
     page.reload()
