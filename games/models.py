@@ -392,7 +392,10 @@ class ChatMessage(models.Model):
         related_name="chat_messages",
         verbose_name=_("user"),
     )
-    text = models.CharField(_("text"), max_length=MAX_LENGTH)
+    text = models.CharField(_("text"), max_length=MAX_LENGTH, blank=True)
+    #: A line the table's rules said because of the chat (``user`` chatted during the game:
+    #: "talk"; ``user`` claimed the penalty: "penalty"), told in each reader's language.
+    notice = models.CharField(_("rules notice"), max_length=10, blank=True, default="")
     hidden = models.BooleanField(_("hidden"), default=False)
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 

@@ -21,12 +21,13 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth import get_user_model
 from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ..models import Table
+from ..models import ChatMessage, Table
 from ..tables import chat, limits, play, rows, seating
 from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
@@ -375,11 +376,10 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def chat_notice(self, event: dict[str, Any]) -> None:
         """What the table's rules did because of the chat, said in this connection's language."""
-        text = chat.notice_text(str(event.get("kind")), str(event.get("name", "")))
-        if text:
-            await self.send(
-                text_data=render_to_string("games/partials/chat_notice.html", {"text": text})
-            )
+        user = get_user_model()(username=event["name"])
+        line = ChatMessage(pk=event["pk"], table_id=self.table_id, user=user, notice=event["kind"])
+        html = render_to_string("games/partials/chat_line.html", {"line": line, "append": True})
+        await self.send(text_data=html)
 
     async def chat_refresh(self, event: dict[str, Any]) -> None:
         """Moderators hid or restored messages: resend the whole chat log."""
@@ -448,8 +448,14 @@ class TableConsumer(AuthenticatedConsumer):
         await moves.move(self.table_id, self.user, action, version)
         self.selected = ""
         if action.startswith("penalty:"):  # said in the chat to both sides, with the reason
-            name = self.user.get_username()
-            await notify.send(self.group, {"type": "chat.notice", "kind": "penalty", "name": name})
+            await self.say_notice("penalty")
+
+    async def say_notice(self, kind: str) -> None:
+        """Store and tell the table what its chat rule did because of this user."""
+        line = await database_sync_to_async(chat.post_notice)(self.table_id, self.user, kind)
+        name = self.user.get_username()
+        event = {"type": "chat.notice", "pk": line.pk, "kind": kind, "name": name}
+        await notify.send(self.group, event)
 
     async def op_next_deal(self, message: dict[str, Any]) -> None:
         """The player has seen the finished deal's result."""
@@ -495,5 +501,4 @@ class TableConsumer(AuthenticatedConsumer):
         await self.send(text_data=render_to_string("games/partials/chat_form.html"))
         if await database_sync_to_async(play.apply_chat_rule)(self.table_id, self.user):
             await self.changed(lobby=False)
-            name = self.user.get_username()
-            await notify.send(self.group, {"type": "chat.notice", "kind": "talk", "name": name})
+            await self.say_notice("talk")

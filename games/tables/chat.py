@@ -59,6 +59,12 @@ def post_message(table_id: int, user: AbstractBaseUser, text: object) -> ChatMes
     return ChatMessage.objects.create(table=table, user=user, text=text)
 
 
+def post_notice(table_id: int, user: AbstractBaseUser, kind: str) -> ChatMessage:
+    """Store what the table's chat rule did because of ``user`` (:func:`notice_text`), for
+    everyone who opens the chat later too."""
+    return ChatMessage.objects.create(table_id=table_id, user=user, notice=kind)
+
+
 def notice_text(kind: str, name: str) -> str:
     """What a table's chat rule did, said in the chat: ``talk`` (``name`` chatted during the
     game) or ``penalty`` (``name`` claimed the penalty); empty for an unknown kind."""
