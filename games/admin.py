@@ -252,11 +252,11 @@ class TableAdmin(admin.ModelAdmin):
 class ChatMessageAdmin(admin.ModelAdmin):
     """Chat lines, with hide and restore (live for everyone at the table)."""
 
-    list_display = ("created_at", "user", "table", "text", "hidden")
-    list_filter = ("hidden", "created_at")
+    list_display = ("created_at", "user", "table", "text", "notice", "hidden")
+    list_filter = ("hidden", "notice", "created_at")
     search_fields = ("text", "user__username", "table__code")
     list_select_related = ("user", "table")
-    readonly_fields = ("table", "user", "text", "created_at")
+    readonly_fields = ("table", "user", "text", "notice", "created_at")
     actions = ["hide_messages", "restore_messages"]
 
     def set_hidden(self, queryset: QuerySet, hidden: bool) -> int:
