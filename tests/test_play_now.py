@@ -80,7 +80,7 @@ def test_one_click_opens_a_quick_table_with_computers_and_starts_it(client, game
     assert response.status_code == 302 and response.url == table.get_absolute_url()
     assert table.quick and not table.is_private and table.owner == alice
     assert table.status == Table.Status.PLAYING
-    assert table.turn_seconds == quick.QUICK_TURN_SECONDS
+    assert table.turn_seconds == 0  # alone with computers: no clock while she learns
     assert table.options == quick.default_options(game)
     count = get_game(game).seat_count(table.options)
     assert seats_of(table) == [(alice.pk, "")] + [(None, get_game(game).cover_level)] * (count - 1)
@@ -131,6 +131,8 @@ def test_a_later_player_holds_a_computers_seat_and_takes_it_over_at_the_next_dea
     assert player.joined_version == before + 1 == match.version
     assert player.away_since is not None  # no page of the table open: away, covered in time
     assert match.status == Match.Status.RUNNING
+    table.refresh_from_db()  # two people at the table now: the clock runs
+    assert table.turn_seconds == quick.QUICK_TURN_SECONDS
     # The other seats are untouched.
     assert players_of(match)[0] == (alice.pk, "")
     assert players_of(match)[2:] == [(None, get_game("belote").cover_level)] * 2

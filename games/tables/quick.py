@@ -29,8 +29,9 @@ from .rows import (
     too_many_tables,
 )
 
-#: The turn timer of a quick table (seconds): its players may be strangers, who should not
-#: wait long for someone who wandered off.
+#: The turn timer of a quick table (seconds) once a second person plays there: its players may
+#: be strangers, who should not wait long for someone who wandered off. A player alone with
+#: computers has no timer (a newcomer may read the rules between moves).
 QUICK_TURN_SECONDS = 30
 
 
@@ -144,9 +145,7 @@ def open_quick_table(user: AbstractBaseUser, game: str, shown: ShownSecret | Non
     the others, its match started (from the secret and contribution ``shown``, when given)."""
 
     with transaction.atomic():
-        table = create_table(
-            user, game, default_options(game), is_private=False, turn_seconds=QUICK_TURN_SECONDS
-        )
+        table = create_table(user, game, default_options(game), is_private=False)
         table = lock_table(table.pk)
         table.quick = True
         if shown is not None:
@@ -205,7 +204,8 @@ def hand_over_claimed_seats(table: Table, match: Match, version: int) -> list[in
     MatchPlayer.objects.bulk_update(
         claims.values(), ["user", "bot_level", "covered", "joined_version", "away_since"]
     )
-    bump(table)
+    table.turn_seconds = QUICK_TURN_SECONDS  # no longer alone with computers: the clock runs
+    bump(table, "turn_seconds")
     return sorted(claims)
 
 

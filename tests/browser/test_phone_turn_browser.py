@@ -39,7 +39,9 @@ def test_a_grabush_turn_of_four_players_is_on_a_phone_screen(live_server_url, ne
     page = new_page()
     page.set_viewport_size(PHONE)
     sign_up(page, live_server_url, "phone4")
+    page.goto(live_server_url + "/")  # loaded: htmx swaps in the options of the game chosen
     page.get_by_label("Game").select_option("grabush")
+    expect(page.get_by_label("Players")).to_be_visible()
     page.get_by_label("Players").select_option("4")
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#connection")).to_have_text("Connected")
