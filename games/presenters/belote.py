@@ -365,7 +365,8 @@ def side_context(
     """The felt, the calls and the score sheet, as the viewer's team (or a spectator) sees them."""
     public = _public_context(view, seats)
     us = (me if me is not None else 0) % 2
-    return {**public, **_team_context(view, us, me is None, public["names"])}
+    # The score sheet names computers short, as the felt does (its rows are read at a glance).
+    return {**public, **_team_context(view, us, me is None, public["short_names"])}
 
 
 def board_context(
@@ -433,6 +434,7 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
     return {
         "players": players,
         "names": names,
+        "short_names": felt_names,
         "trick": trick,
         "resting": resting,
         "contract": contract,
