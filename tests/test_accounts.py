@@ -43,10 +43,13 @@ def test_an_invited_friend_signs_up_and_lands_at_the_table(client, make_user):
     host = make_user("host")
     table = rows.create_table(host, "belote", OPTIONS, is_private=True)
     invite = reverse("table", args=[table.code])
-    login_page = client.get(invite, follow=True)
-    assert login_page.redirect_chain[-1][0].startswith(reverse("login"))
-    signup_address = _link(login_page.content.decode(), "Sign up")
+    landing = client.get(invite)
+    page = landing.content.decode()
+    assert landing.status_code == 200 and "host invites you to a Belote table" in page
+    signup_address = _link(page, "Sign up")
     assert signup_address == f"{reverse('signup')}?next={quote(invite)}"
+    assert _link(page, "Log in") == f"{reverse('login')}?next={quote(invite)}"
+    assert page.index(">Sign up<") < page.index(">Log in<", page.index("<main"))
     form = client.get(signup_address)
     assert f'name="next" value="{invite}"' in form.content.decode()
     answer = client.post(

@@ -137,11 +137,13 @@ def table_options(request: HttpRequest) -> HttpResponse:
     return render(request, "games/partials/table_options.html", new_table_forms(game=game))
 
 
-@login_required
 @require_GET
 def table(request: HttpRequest, code: str) -> HttpResponse:
-    """A table's page; the websocket it opens keeps it live."""
-    table = get_object_or_404(Table, code=code)
+    """A table's page; the websocket it opens keeps it live. A visitor who is not logged in
+    (an invited friend, usually) is told who invites them, to sign up or log in first."""
+    table = get_object_or_404(Table.objects.select_related("owner"), code=code)
+    if not request.user.is_authenticated:
+        return render(request, "games/invite_landing.html", {"table": table})
     return render(request, "games/table.html", live.table_page(table, request.user))
 
 

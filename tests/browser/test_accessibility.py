@@ -90,6 +90,7 @@ def test_belote_table_states(live_server_url, new_page):
     page = logged_in(new_page, users[0], live_server_url)
     check(page, live_server_url + "/")  # the lobby
     check(page, live_server_url + waiting.get_absolute_url(), "#seats")
+    check(new_page(), live_server_url + waiting.get_absolute_url(), ".invite-landing")
     check(page, live_server_url + running.get_absolute_url(), ".auction-panel")
     # Clubs and three passes: the play begins, and the page shows the hand to play from.
     for call in ("C", "pass", "pass", "pass"):
