@@ -15,15 +15,18 @@ from .factories import make_players
 pytestmark = pytest.mark.django_db
 
 
-def test_a_spectator_reads_the_sides_by_their_seats_and_has_no_partner():
+def test_a_spectator_reads_the_sides_by_their_seats_and_a_player_partners_and_opponents():
     state = grabush.new_game(seed=1, players=4)
     seats = [{"index": i, "name": f"p{i}", "is_me": False} for i in range(4)]
     watching = presenter.board_context(grabush.view(state, None), seats, None)
     assert (watching["us_label"], watching["them_label"]) == ("Seats 1 & 3", "Seats 2 & 4")
-    assert not any(player["partner"] for player in watching["players"])
+    assert not any(player["partner"] or player["opponent"] for player in watching["players"])
     rows = [dict(seat, is_me=seat["index"] == 1) for seat in seats]
     playing = presenter.board_context(grabush.view(state, 1), rows, 1)
+    # In playing order from the viewer, each named as a partner or an opponent.
+    assert [p["index"] for p in playing["players"]] == [1, 2, 3, 0]
     assert [p["index"] for p in playing["players"] if p["partner"]] == [3]
+    assert [p["index"] for p in playing["players"] if p["opponent"]] == [2, 0]
     assert presenter.side_label(8, 1) == "Seats 2, 4, 6 & 8"
     assert presenter.side_label(2, 0) == "Seat 1"
 

@@ -253,6 +253,7 @@ def board_context(
             "is_me": seat["is_me"],
             "side": seat["index"] % 2,
             "partner": me is not None and seat["index"] != me and seat["index"] % 2 == my_side,
+            "opponent": me is not None and seat["index"] % 2 != my_side,
             "hand_size": view["hand_sizes"][seat["index"]],
             "is_active": view["to_act"] == seat["index"],
             "is_dealer": view["dealer"] == seat["index"],
