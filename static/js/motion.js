@@ -2,6 +2,7 @@
 // goes to the player who took it, a dealt hand arrives. Each move is short (at most 300 ms) and
 // never in the way: nothing waits for it, and a moving copy takes no clicks. A player who asks
 // for reduced motion sees none. Each run of moves is counted on the body (data-cards-moved).
+// In Grabush, a pile whose top card changed is lit for a moment (for everyone: it does not move).
 (function () {
   "use strict";
   var DURATION = 260;
@@ -25,6 +26,35 @@
   function key(element) {
     var card = element.querySelector(".playing-card");
     return seatOf(element) + ":" + (card ? card.getAttribute("aria-label") : "");
+  }
+
+  var LIT_MS = 1500;
+
+  // The top card of every Grabush pile (centre and table piles), by where it lies.
+  function tops() {
+    var found = {};
+    document.querySelectorAll("#centre, .gplayer").forEach(function (group) {
+      group.querySelectorAll(".pile, .slot").forEach(function (pile, index) {
+        var card = pile.querySelector(".playing-card");
+        found[group.id + ":" + index] = { pile: pile, label: card ? card.textContent : "" };
+      });
+    });
+    return found;
+  }
+
+  function lit(old) {
+    var now = tops();
+    var count = 0;
+    Object.keys(now).forEach(function (where) {
+      var card = now[where].pile.querySelector(".playing-card");
+      if (!card || (old[where] && old[where].label === now[where].label)) return;
+      card.classList.add("just-moved");
+      setTimeout(function () { card.classList.remove("just-moved"); }, LIT_MS);
+      count++;
+    });
+    if (count) {
+      document.body.dataset.cardsLit = String(Number(document.body.dataset.cardsLit || 0) + count);
+    }
   }
 
   function snapshot() {
@@ -113,11 +143,16 @@
     return true;
   }
 
+  var piles = null;
+
   document.addEventListener("htmx:wsBeforeMessage", function () {
+    piles = document.getElementById("centre") ? tops() : null;
     before = reduce.matches ? null : snapshot();
   });
 
   document.addEventListener("htmx:wsAfterMessage", function () {
+    if (piles) lit(piles);
+    piles = null;
     if (!before) return;
     var old = before;
     before = null;

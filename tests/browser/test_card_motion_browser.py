@@ -54,3 +54,27 @@ def test_nothing_moves_for_a_player_who_asks_for_reduced_motion(live_server_url,
     )
     assert page.evaluate(MOVED) == 0
     assert page.evaluate("document.getAnimations().length") == 0
+
+
+def test_a_grabush_pile_that_changed_is_lit_for_a_moment(live_server_url, new_page):
+    page = new_page()
+    sign_up(page, live_server_url, "lit")
+    page.goto(live_server_url + "/")
+    page.get_by_role("button", name="Play Grabush now").click()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    lit = "Number(document.body.dataset.cardsLit || 0)"
+    for _ in range(30):  # pick a card and play it, until a play lit a pile
+        if page.evaluate(lit):
+            break
+        page.wait_for_function("() => document.querySelector('#board .source')")
+        page.locator("#board .source").first.click()
+        target = page.locator("#board .target").first
+        expect(target).to_be_visible()
+        version = page.locator("#play-version input").get_attribute("value")
+        target.click()
+        page.wait_for_function(
+            "(v) => document.querySelector('#play-version input').value !== v", arg=version
+        )
+    page.wait_for_function(f"() => {lit} > 0")
+    # For a moment only: the light goes out again.
+    expect(page.locator(".just-moved")).to_have_count(0)
