@@ -71,11 +71,17 @@ def test_private_tables_stay_out_of_the_lobby(client, make_user):
 
 
 @pytest.mark.django_db
-def test_table_page_needs_login_and_a_real_code(client, make_user):
+def test_the_table_page_needs_login_and_a_real_code_and_greets_a_visitor(client, make_user):
     table = rows.create_table(make_user("host"), "belote", OPTIONS, is_private=True)
-    assert client.get(table.get_absolute_url()).status_code == 302
+    # Not logged in: only who invites them, and the ways in; not the table.
+    landing = client.get(table.get_absolute_url())
+    page = landing.content.decode()
+    assert landing.status_code == 200 and "host invites you to a Belote table" in page
+    assert "ws-connect" not in page and 'id="seats"' not in page
+    assert client.get("/t/not-a-code/").status_code == 404
     client.force_login(make_user("guest"))
-    assert client.get(table.get_absolute_url()).status_code == 200
+    response = client.get(table.get_absolute_url())
+    assert response.status_code == 200 and "ws-connect" in response.content.decode()
     assert client.get("/t/not-a-code/").status_code == 404
 
 

@@ -20,6 +20,8 @@ IN_VIEW = """(selector) => {
 
 
 def assert_on_screen(page: Page, selector: str) -> None:
+    # Where the cards come to rest: a dealt hand slides in (static/js/motion.js).
+    page.wait_for_function("() => document.getAnimations().length === 0")
     assert page.evaluate("scrollY") == 0, "the page was scrolled"
     assert page.evaluate(IN_VIEW, selector), f"{selector} is not all on the screen"
 
