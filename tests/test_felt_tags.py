@@ -86,3 +86,13 @@ def test_the_trick_shows_its_cards_by_seat_and_a_resting_trick_its_taker():
     assert resting.count("resting") == 4
     assert resting.count(" won") == 1 and 'class="trick-card at-2 resting won"' in resting
     assert '<p class="trick-note">&lt;Ana&gt; took the trick</p>' in resting
+
+
+def test_the_felt_says_declarations_as_bulgarian_players_say_them():
+    kinds = ("tierce", "quarte", "quinte", "carre", "belot")
+    player = FeltPlayer(0, "Ana", "", 8, None, kinds, False, False)
+    with translation.override("bg"):
+        html = felt.felt_players([player])
+    bubbles = [part.split("</span>")[0] for part in html.split('<span class="bubble">')[1:]]
+    assert bubbles == ["Терца", "50", "100", "Каре", "Белот"]
+    assert felt.felt_players([player]).count("Quarte") == 1  # English keeps the names

@@ -180,6 +180,24 @@ def call_symbol(call: str) -> str:
     return SUIT_SYMBOLS.get(call, "") or call_name(call)
 
 
+#: A declaration as a player says it at the table, on the felt's bubbles (Bulgarian players say
+#: "50" and "100" for a quarte and a quinte).
+DECLARATION_CALLS = {
+    "tierce": pgettext_lazy("said at the table", "Tierce"),
+    "quarte": pgettext_lazy("said at the table", "Quarte"),
+    "quinte": pgettext_lazy("said at the table", "Quinte"),
+    "carre": pgettext_lazy("said at the table", "Carré"),
+    "belot": pgettext_lazy("said at the table", "Belot"),
+}
+
+
+@per_language
+def declaration_call(kind: str) -> str:
+    """``"quarte"`` as said at the table: "Quarte" (Bulgarian "50")."""
+    name = DECLARATION_CALLS.get(kind)
+    return kind if name is None else str(name)
+
+
 @per_language
 def declaration_name(kind: str) -> str:
     """``"quarte"`` → "Quarte" (translated)."""

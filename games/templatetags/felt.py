@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..presenters.belote import FeltPlayer
-from ..presenters.words import call_name, card_count, declaration_name, per_language
+from ..presenters.words import call_name, card_count, declaration_call, per_language
 from .cards import card
 from .timers import turn_timer
 
@@ -87,7 +87,7 @@ def felt_player(language: str | None, p: FeltPlayer) -> SafeString:
     you = words["you"]
     count = escape(card_count.in_language(language, p.hand_size)) if p.hand_size else ""
     bubbles = [call_name.in_language(language, p.call)] if p.call else []
-    bubbles += [declaration_name.in_language(language, kind) for kind in p.announced]
+    bubbles += [declaration_call.in_language(language, kind) for kind in p.announced]
     name = escape(p.name)
     if p.computer:  # the first name and a mark; the whole name (with the level) when asked
         whole = escape(p.computer)
