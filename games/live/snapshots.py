@@ -79,9 +79,10 @@ class TableSnapshot:
             return {}
         return {"seat": match.last_seat, "action": match.last_action}
 
-    @property
+    @functools.cached_property
     def key(self) -> tuple:
-        """Changes whenever anything the table's frames show may have changed."""
+        """Changes whenever anything the table's frames show may have changed (a read never
+        changes: every connection sharing it asks)."""
         match = self.match
         return (
             self.table.revision,

@@ -51,7 +51,7 @@ REGIONS = (
     ),
     Region(
         "games/belote/board_history.html",
-        uses=("view.auction", "view.phase", "view.last_trick", "names"),
+        uses=("view.auction", "view.phase", "view.last_trick", "names", "last_taker"),
     ),
     Region(
         "games/belote/board_sheet.html",
@@ -391,30 +391,35 @@ def board_context(
 
 def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
     """What every viewer of the table is shown alike: the felt, the contract, whose turn."""
-    names = {seat["index"]: seat["name"] for seat in seats}
-    felt_names = {seat["index"]: seat.get("short_name", seat["name"]) for seat in seats}
     last_calls: dict[int, str] = {}
-    for seat, call in view["auction"]:
-        last_calls[seat] = call
+    if view["phase"] == "auction":
+        for seat, call in view["auction"]:
+            last_calls[seat] = call
     bubbles: dict[int, list[str]] = {i: [] for i in range(4)}
     for item in view["declarations"]:
         bubbles[item["seat"]].append(item["kind"])
     for item in view["belots"]:
         bubbles[item["seat"]].append("belot")
     # Only what the felt shows, the same for every viewer (where each sits is the CSS's job).
+    names: dict[int, str] = {}
+    felt_names: dict[int, str] = {}
     players = []
+    sizes, dealer, to_act = view["hand_sizes"], view["dealer"], view["to_act"]
     for seat in seats:
-        index = seat["index"]
+        index, name = seat["index"], seat["name"]
+        short = seat.get("short_name", name)
+        names[index] = name
+        felt_names[index] = short
         players.append(
             FeltPlayer(
-                index=index,
-                name=seat.get("short_name", seat["name"]),
-                computer=seat["name"] if seat.get("is_bot") else "",
-                hand_size=view["hand_sizes"][index],
-                call=last_calls.get(index) if view["phase"] == "auction" else None,
-                announced=tuple(bubbles[index]),
-                is_dealer=view["dealer"] == index,
-                is_active=view["to_act"] == index,
+                index,
+                short,
+                name if seat.get("is_bot") else "",
+                sizes[index],
+                last_calls.get(index),
+                tuple(bubbles[index]),
+                dealer == index,
+                to_act == index,
             )
         )
     trick = [{"seat": seat, "card": card} for seat, card in view["trick"]]
@@ -439,6 +444,7 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
         "resting": resting,
         "contract": contract,
         "contract_declarer_name": felt_names.get(contract["declarer"], "") if contract else "",
+        "last_taker": names.get(last_trick["winner"], "") if last_trick else "",
         "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
     }
 
