@@ -148,3 +148,18 @@ async def test_an_unknown_phrase_is_refused_and_a_known_one_is_said():
         lambda: list(ChatMessage.objects.values_list("text", flat=True))
     )() == ["Thanks!"]
     await socket.disconnect()
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{"announce-d0": "maybe"}, {"announce-x": "no"}, {"announce-d10": "no"}, {"announce-": 1}],
+)
+def test_a_malformed_announce_choice_is_refused(fields):
+    with pytest.raises(BadFrame, match="missing a valid announce-"):
+        consumers.quiet_keys({"op": "play", "action": "JH", **fields})
+
+
+def test_an_announce_choice_names_what_the_card_keeps_quiet():
+    frame = {"op": "play", "action": "QH", "announce-d0": "no", "announce-belot": "no"}
+    assert consumers.quiet_keys(frame) == ["belot", "d0"]
+    assert consumers.quiet_keys({**frame, "announce-d0": "yes"}) == ["belot"]

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from cardroom.asgi import application
+from games.catalog import get_game
 from games.engines import belote
 from games.live import lobby_feed, notify
 from games.models import Match, Table
@@ -35,6 +36,7 @@ def test_create_table_from_the_lobby(client, make_user):
             "options-target": "101",
             "options-declarations": "pool",
             "options-deal_pause": "5",
+            "options-ask_to_announce": "on",
             "is_private": "on",
         },
     )
@@ -44,8 +46,10 @@ def test_create_table_from_the_lobby(client, make_user):
         "target": 101,
         "declarations": "pool",
         "finish_with_hanging": False,
+        "ask_to_announce": True,
         "deal_pause": 5,
     }
+    assert get_game("belote").engine_options(table.options)["announce"] == "ask"
     assert table.is_private and table.seats.count() == 4
     assert len(table.code) >= 20  # unguessable invite code
 

@@ -101,6 +101,7 @@ def test_options_are_the_options_forms_initial_values_but_no_table_talk_penalty(
             for name, field in get_game("belote").options_form.base_fields.items()
             if name not in OPTIONS
         },
+        "ask_to_announce": False,  # a newcomer is not asked: everything is announced
     }
     assert quick.default_options("grabush") == {
         "players": 2,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -36,6 +36,15 @@ class BeloteOptionsForm(forms.Form):
     finish_with_hanging = forms.BooleanField(
         label=gettext_lazy("The match may end while points hang"), required=False, initial=True
     )
+    ask_to_announce = forms.BooleanField(
+        label=gettext_lazy("Ask me before announcing"),
+        help_text=gettext_lazy(
+            "With your first card you choose which declarations to announce, and with the first "
+            "of a trump king and queen whether to say belot. Off: everything is announced."
+        ),
+        required=False,
+        initial=True,
+    )
     deal_pause = forms.TypedChoiceField(
         label=gettext_lazy("After each deal"),
         choices=[
@@ -64,11 +73,17 @@ def _seating_note() -> str:
 class Belote(Game):
     """Belote's score sheet and partnerships."""
 
+    #: A newcomer at a quick table is not asked what to announce: everything is.
+    quick_options: ClassVar[dict[str, Any]] = {"ask_to_announce": False}
+
     def seating_note(self, seat_count: int) -> str:
         return _seating_note()
 
     def engine_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        return {name: value for name, value in options.items() if name not in TABLE_ONLY}
+        kept = {name: value for name, value in options.items() if name not in TABLE_ONLY}
+        if kept.pop("ask_to_announce", False):
+            kept["announce"] = "ask"
+        return kept
 
     def drawn_deals(self, seed: str, options: dict[str, Any], state: Any) -> list[dict[str, Any]]:
         return engine.drawn_deals(seed, engine.deals_dealt(state))

@@ -48,6 +48,7 @@ __all__ = [
     "RANKS",
     "STRENGTH_PLAIN",
     "STRENGTH_TRUMP",
+    "Announcement",
     "Belot",
     "BeloteView",
     "Bid",
@@ -63,6 +64,7 @@ __all__ = [
     "Phase",
     "State",
     "Trick",
+    "announcements",
     "apply",
     "best_plan",
     "card_points",
@@ -116,6 +118,16 @@ class Trick(TypedDict):
     winner: int  # the seat that took it
 
 
+class Announcement(TypedDict, total=False):
+    """Something a player's next card announces unless kept quiet (:func:`announcements`)."""
+
+    key: str  # d0, d1… (a declaration, by its place in the plan) or belot
+    kind: str  # a declaration's kind, or belot
+    points: int
+    cards: list[str]
+    with_cards: list[str]  # a belot's: the legal cards that would announce it
+
+
 class Declared(TypedDict):
     """A declaration's kind, shown from its owner's first card of the deal."""
 
@@ -136,6 +148,7 @@ class Options(TypedDict):
     target: int
     declarations: Literal["separate", "pool"]
     finish_with_hanging: bool
+    announce: Literal["auto", "ask"]
 
 
 class Combination(Declared):
@@ -188,6 +201,7 @@ class BeloteView(TypedDict):
     dealer: int
     hand: list[str]  # own cards sorted for display (sort_hand); [] for a spectator
     legal: list[str]  # own legal actions now; [] when not on turn
+    announce: list[Announcement]  # what own next card announces (announcements()); [] off turn
     hand_sizes: list[int]  # per seat
     auction: list[Pair]  # this deal's calls
     contract: Bid | None  # None before any bid and once the match is over
@@ -437,7 +451,7 @@ _PHASES: tuple[Phase, Phase, Phase] = ("auction", "play", "over")
 class _Config:
     """The options of a match (never changes, shared by all its states)."""
 
-    __slots__ = ("decks", "finish_with_hanging", "pool", "seed", "target")
+    __slots__ = ("ask", "decks", "finish_with_hanging", "pool", "seed", "target")
 
     def __init__(
         self,
@@ -446,12 +460,14 @@ class _Config:
         pool: bool,
         finish_with_hanging: bool,
         decks: tuple[tuple[int, ...], ...],
+        ask: bool = False,
     ) -> None:
         self.seed = seed
         self.target = target
         self.pool = pool
         self.finish_with_hanging = finish_with_hanging
         self.decks = decks
+        self.ask = ask  # players choose what their cards announce
 
 
 class State:
@@ -475,6 +491,7 @@ class State:
         "phase",
         "plans",
         "points",
+        "quiet",
         "results",
         "scores",
         "stock",
@@ -512,6 +529,7 @@ class State:
     plans: tuple[tuple[Combo, ...], ...]  # each seat's declarations this deal
     belot_mask: tuple[int, ...]  # per seat: K and Q of suits whose belot may still be announced
     belots: tuple[tuple[int, int], ...]  # (seat, suit) announced
+    quiet: tuple[tuple[int, int], ...]  # (seat, index in its best plan) kept quiet this deal
 
     def _copy(self) -> State:
         n = State.__new__(State)
@@ -532,6 +550,7 @@ class State:
         n.phase = self.phase
         n.plans = self.plans
         n.points = self.points
+        n.quiet = self.quiet
         n.results = self.results
         n.scores = self.scores
         n.stock = self.stock
@@ -612,6 +631,7 @@ def _start_deal(s: State) -> None:
     s.plans = ((), (), (), ())
     s.belot_mask = (0, 0, 0, 0)
     s.belots = ()
+    s.quiet = ()
 
 
 def _belot_masks(contract: int, hands: Sequence[int]) -> tuple[int, ...]:
@@ -650,18 +670,23 @@ def new_game(
     target: int = 151,
     declarations: str = "separate",
     finish_with_hanging: bool = True,
+    announce: str = "auto",
     dealer: int | None = None,
     decks: Sequence[Sequence[str]] | None = None,
 ) -> State:
     """Start a match; the first deal's first five cards are dealt and the auction is open.
 
-    ``dealer`` None: drawn from the seed. ``decks`` stacks the first deals (one 32-code deck per
-    deal, top first, all-pass deals included); later deals are shuffled from the seed.
+    ``announce``: ``"auto"`` announces every declaration and belot (rules §6), ``"ask"`` lets a
+    player keep some quiet (:func:`announcements`). ``dealer`` None: drawn from the seed.
+    ``decks`` stacks the first deals (one 32-code deck per deal, top first, all-pass deals
+    included); later deals are shuffled from the seed.
     """
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise ValueError("seed must be an int or a str (it is stored as JSON)")
     if declarations not in ("separate", "pool"):
         raise ValueError(f"declarations must be 'separate' or 'pool', not {declarations!r}")
+    if announce not in ("auto", "ask"):
+        raise ValueError(f"announce must be 'auto' or 'ask', not {announce!r}")
     if not isinstance(target, int) or target <= 0:
         raise ValueError("target must be a positive int")
     stacked = []
@@ -669,7 +694,14 @@ def new_game(
         if sorted(deck) != sorted(CARDS):
             raise ValueError("each stacked deck must hold the 32 cards exactly once")
         stacked.append(tuple(INDEX[c] for c in deck))
-    cfg = _Config(seed, target, declarations == "pool", bool(finish_with_hanging), tuple(stacked))
+    cfg = _Config(
+        seed,
+        target,
+        declarations == "pool",
+        bool(finish_with_hanging),
+        tuple(stacked),
+        announce == "ask",
+    )
     if dealer is None:
         dealer = first_dealer(seed)
     elif dealer not in (0, 1, 2, 3):
@@ -696,6 +728,7 @@ def position(
     others: Mapping[int, Sequence[str]] | None = None,
     declarer: int | None = None,
     seed: int = 0,
+    announce: str = "auto",
 ) -> State:
     """Build a trick-play position for tests and analysis: ``seat`` to play holding ``hand``.
 
@@ -708,7 +741,7 @@ def position(
     given = [*hand, *(c for _p, c in trick), *(c for cards in fixed.values() for c in cards)]
     if len(set(given)) != len(given):
         raise ValueError("a card is given twice")
-    s = new_game(seed, dealer=(seat - 1) & 3)
+    s = new_game(seed, dealer=(seat - 1) & 3, announce=announce)
     used = mask(given)
     rest = [c for c in range(32) if not used >> c & 1]
     leader = trick[0][0] if trick else seat
@@ -781,6 +814,20 @@ _FOLLOW = {
 }
 
 
+def _checked_card(s: State, seat: int, code: str) -> int:
+    """The card ``code`` names, if ``seat`` may play it now."""
+    card = INDEX.get(code)
+    if card is None:
+        if code in _CALLS:
+            raise IllegalAction(gettext_noop("The auction is over: play a card"))
+        raise IllegalAction(gettext_noop("%(action)s is not a card"), action=code)
+    if not _play_mask(s, seat) & 1 << card:
+        if not s.hands[seat] & 1 << card:
+            raise IllegalAction(gettext_noop("You do not hold %(card)s"), card=code)
+        raise _card_refusal(s, seat, card)
+    return card
+
+
 def _card_refusal(s: State, seat: int, card: int) -> IllegalAction:
     """Why ``card`` may not be played now (it is held but not legal)."""
     hand = s.hands[seat]
@@ -833,17 +880,12 @@ def apply(state: State, seat: int, action: str) -> State:
     if not isinstance(action, str):
         raise IllegalAction(gettext_noop("%(action)s is not a valid action"), action=repr(action))
     if state.phase == _PLAY:
-        card = INDEX.get(action)
-        if card is None:
-            if action in _CALLS:
-                raise IllegalAction(gettext_noop("The auction is over: play a card"))
-            raise IllegalAction(gettext_noop("%(action)s is not a card"), action=action)
-        bit = 1 << card
-        if not _play_mask(state, seat) & bit:
-            if not state.hands[seat] & bit:
-                raise IllegalAction(gettext_noop("You do not hold %(card)s"), card=action)
-            raise _card_refusal(state, seat, card)
-        return _play(state, seat, card, bit)
+        if "/" in action:
+            if not state.cfg.ask:
+                raise IllegalAction(gettext_noop("At this table every declaration is announced"))
+            return _play_quietly(state, seat, action)
+        card = _checked_card(state, seat, action)
+        return _play(state, seat, card, 1 << card)
     if action not in _CALLS:
         if action in INDEX:
             raise IllegalAction(gettext_noop("Cards are played after the auction"))
@@ -851,6 +893,65 @@ def apply(state: State, seat: int, action: str) -> State:
     if action not in _auction_calls(state, seat):
         raise _call_refusal(state, seat, action)
     return _call(state, seat, action)
+
+
+def announcements(state: State, seat: int) -> list[Announcement]:
+    """What ``seat``'s next card announces unless the player keeps it quiet: its declarations
+    on its first card of the deal (keys ``d0``, ``d1``… in the order of its best plan), and a
+    belot (key ``belot``) with the legal cards (``with_cards``) that would announce it.
+
+    At a table whose players announce (``announce="ask"``), a card played as
+    ``"<card>/<keys>"`` (keys joined by ``+``) keeps those quiet; a plain card announces
+    everything, as computers always do. Elsewhere everything is announced: the list is empty.
+    """
+    s = state
+    if not s.cfg.ask or s.phase != _PLAY or seat != s.to_act:
+        return []
+    out: list[Announcement] = []
+    if not s.tricks:
+        out.extend(
+            {"key": f"d{i}", "kind": combo[0], "points": combo[1], "cards": codes(combo[2])}
+            for i, combo in enumerate(s.plans[seat])
+        )
+    pending = s.belot_mask[seat]
+    if pending:
+        carrying = [c for c in bits(_play_mask(s, seat) & pending) if _announces_belot(s, c)]
+        if carrying:
+            suits = {c >> 3 for c in carrying}
+            out.append(
+                {
+                    "key": "belot",
+                    "kind": "belot",
+                    "points": 20,
+                    "cards": codes(sum(pending & SUIT_MASK[suit] for suit in suits)),
+                    "with_cards": [CARDS[c] for c in carrying],
+                }
+            )
+    return out
+
+
+def _announces_belot(s: State, card: int) -> bool:
+    """Whether ``card`` (a K or Q of a pending belot) may announce it now (rules §6)."""
+    trick = s.trick
+    return not trick or card >> 3 == trick[0] >> 3 or s.contract < NT
+
+
+def _play_quietly(state: State, seat: int, action: str) -> State:
+    """Play ``"<card>/<keys>"``: the card, keeping quiet what the keys name."""
+    code, _slash, keys = action.partition("/")
+    card = _checked_card(state, seat, code)
+    quiet = set(keys.split("+")) if keys else set()
+    plan = state.plans[seat] if not state.tricks else ()
+    if not quiet <= {f"d{i}" for i in range(len(plan))} | {"belot"}:
+        raise IllegalAction(gettext_noop("You have nothing like that to keep quiet"))
+    dropped = tuple(i for i in range(len(plan)) if f"d{i}" in quiet)
+    if dropped:
+        state = state._copy()
+        plans = list(state.plans)
+        plans[seat] = tuple(c for i, c in enumerate(plan) if i not in dropped)
+        state.plans = tuple(plans)
+        state.quiet = (*state.quiet, *((seat, i) for i in dropped))
+    return _play(state, seat, card, 1 << card, announce_belot="belot" not in quiet)
 
 
 def _call(state: State, seat: int, call: str) -> State:
@@ -873,7 +974,7 @@ def _call(state: State, seat: int, call: str) -> State:
     return s
 
 
-def _play(state: State, seat: int, card: int, bit: int) -> State:
+def _play(state: State, seat: int, card: int, bit: int, announce_belot: bool = True) -> State:
     s = state._copy()
     hands = list(state.hands)
     hands[seat] ^= bit
@@ -885,7 +986,7 @@ def _play(state: State, seat: int, card: int, bit: int) -> State:
         masks = list(state.belot_mask)
         masks[seat] &= ~kq
         s.belot_mask = tuple(masks)
-        if not trick or card >> 3 == trick[0] >> 3 or ct < NT:
+        if announce_belot and _announces_belot(state, card):
             s.belots = (*state.belots, (seat, card >> 3))
     if trick and beats(ct, card, trick[state.win_pos]):
         s.win_pos = len(trick)
@@ -1033,6 +1134,7 @@ def _finish_deal(s: State) -> None:
         s.plans = ((), (), (), ())
         s.belot_mask = (0, 0, 0, 0)
         s.belots = ()
+        s.quiet = ()
         s.trick = ()
         s.tricks = ()
         s.calls = ()
@@ -1122,6 +1224,9 @@ def view(state: State, seat: int | None) -> BeloteView:
         "dealer": s.dealer,
         "hand": sort_hand(codes(own), contract_name) if own else [],
         "legal": legal_actions(s, seat) if seat is not None else [],
+        "announce": announcements(s, seat)
+        if s.cfg.ask and seat == s.to_act and (not s.tricks or s.belot_mask[seat])
+        else [],
         "hand_sizes": [h.bit_count() for h in s.hands],
         "auction": [[p, call] for p, call in s.calls],
         "contract": bid if s.phase != _OVER else None,
@@ -1140,6 +1245,7 @@ def view(state: State, seat: int | None) -> BeloteView:
             "target": s.cfg.target,
             "declarations": "pool" if s.cfg.pool else "separate",
             "finish_with_hanging": s.cfg.finish_with_hanging,
+            "announce": "ask" if s.cfg.ask else "auto",
         },
         "deal_results": deal_results(s),
         "winner": s.winner,
@@ -1256,6 +1362,10 @@ def dumps(state: State) -> str:
         "won": list(s.won),
         "belots": [[p, suit] for p, suit in s.belots],
     }
+    if cfg.ask:
+        data["announce"] = "ask"
+    if s.quiet:
+        data["quiet"] = [[p, i] for p, i in s.quiet]
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -1270,6 +1380,7 @@ def loads(text: str) -> State:
         data["declarations"] == "pool",
         data["finish_with_hanging"],
         tuple(_text_cards(d) for d in data["decks"]),
+        data.get("announce") == "ask",
     )
     s = State.__new__(State)
     s._legal = None
@@ -1296,6 +1407,7 @@ def loads(text: str) -> State:
     s.points = tuple(data["points"])  # type: ignore[assignment]
     s.won = tuple(data["won"])  # type: ignore[assignment]
     s.belots = tuple((p, suit) for p, suit in data["belots"])
+    s.quiet = tuple((p, i) for p, i in data.get("quiet", ()))
     # Declarations and pending belots follow from the hands the players held at the start of
     # play: their current cards plus those they have played.
     if s.phase == _PLAY:
@@ -1306,6 +1418,11 @@ def loads(text: str) -> State:
         for i, c in enumerate(s.trick):
             start[(s.leader + i) & 3] |= 1 << c
         s.plans = ((), (), (), ()) if s.contract == NT else tuple(best_plan(h) for h in start)
+        if s.quiet:
+            s.plans = tuple(
+                tuple(c for i, c in enumerate(plan) if (p, i) not in s.quiet)
+                for p, plan in enumerate(s.plans)
+            )
         eligible = _belot_masks(s.contract, start)
         s.belot_mask = tuple(
             sum(

@@ -56,6 +56,8 @@ FRAME_RATE = 5.0
 MAX_DEPTH = 2
 #: Characters no text of a frame may hold: C0 and C1 controls (NUL included).
 CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: A play's choice to announce (or keep quiet) a Belote declaration or belot: "announce-d0".
+ANNOUNCE_FIELD = re.compile(r"announce-(d[0-9]|belot)")
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +116,20 @@ def int_field(message: dict[str, Any], name: str) -> int:
         return int(value)  # type: ignore[arg-type]
     except (TypeError, ValueError, OverflowError):  # OverflowError: JSON's Infinity
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name}) from None
+
+
+def quiet_keys(message: dict[str, Any]) -> list[str]:
+    """What a play frame keeps quiet: the keys of its ``announce-<key>`` fields set to "no"."""
+    keys = []
+    for name, value in message.items():
+        if not name.startswith("announce-"):
+            continue
+        found = ANNOUNCE_FIELD.fullmatch(name)
+        if found is None or value not in ("yes", "no"):
+            raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name})
+        if value == "no":
+            keys.append(found[1])
+    return sorted(keys)
 
 
 def str_field(message: dict[str, Any], name: str, *, longest: int, empty: bool = True) -> str:
@@ -445,6 +461,9 @@ class TableConsumer(AuthenticatedConsumer):
     async def op_play(self, message: dict[str, Any]) -> None:
         action = str_field(message, "action", longest=64, empty=False)
         version = int_field(message, "version")
+        quiet = quiet_keys(message)
+        if quiet:  # the engine's form: the card, then what it keeps quiet
+            action = f"{action}/{'+'.join(quiet)}"
         await moves.move(self.table_id, self.user, action, version)
         self.selected = ""
         if action.startswith("penalty:"):  # said in the chat to both sides, with the reason

@@ -41,6 +41,7 @@ REGIONS = (
             "view.phase",
             "calls",
             "hand",
+            "announce",
             "pause",
             "ready_for_next_deal",
             "waiting_for",
@@ -91,6 +92,7 @@ def describe(action: str, language: str | None = None) -> str:
     (default: the active one)."""
     if language is None:
         language = get_language()
+    action = action.partition("/")[0]  # what a card kept quiet is the player's own
     if len(action) == 2 and action[1] in "CDHS":
         return card_name.in_language(language, action)
     return call_name.in_language(language, action)
@@ -120,6 +122,8 @@ def announce(
     (the contract, a declaration or belot, the trick, the deal, the match), the teams named
     as the viewers of ``side`` (:func:`side_of`) call them."""
     seat, action = last["seat"], last["action"]
+    if "/" in action:  # a card that kept something quiet: only the card is told
+        action = action.partition("/")[0]
     language = get_language()
     phrases = _phrases.in_language(language)
     said = [phrases["said"] % {"name": names.get(seat, ""), "action": describe(action, language)}]
@@ -385,7 +389,19 @@ def board_context(
         **side,
         "calls": [action for action in legal if view["phase"] == "auction"],
         "hand": [{"card": card, "playable": card in playable} for card in view["hand"]],
+        "announce": [_announce_item(item) for item in view["announce"]],
         "my_turn": me is not None and view["to_act"] == me,
+    }
+
+
+def _announce_item(item: dict[str, Any]) -> dict[str, Any]:
+    """A declaration or belot the player's next card may announce, as its choice shows it."""
+    return {
+        "key": item["key"],
+        "name": declaration_name(item["kind"]),
+        "points": item["points"],
+        "cards": item["cards"],
+        "with_cards": item.get("with_cards", []),
     }
 
 

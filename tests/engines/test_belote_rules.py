@@ -861,12 +861,15 @@ def test_match_may_end_while_points_hang_unless_the_option_says_no() -> None:
 
 
 def test_options_are_kept() -> None:
-    state = belote.new_game(1, target=101, declarations="pool", finish_with_hanging=False)
+    state = belote.new_game(
+        1, target=101, declarations="pool", finish_with_hanging=False, announce="ask"
+    )
     again = belote.loads(belote.dumps(state))
     assert belote.view(again, None)["options"] == {
         "target": 101,
         "declarations": "pool",
         "finish_with_hanging": False,
+        "announce": "ask",
     }
     with pytest.raises(ValueError):
         belote.new_game(1, declarations="both")
@@ -905,12 +908,76 @@ def test_view_keys_are_stable() -> None:
     state = belote.apply(state, 0, first)
     v = belote.view(state, 1)
     assert set(v) == {
-        "seat", "to_act", "phase", "deal_no", "dealer", "hand", "legal", "hand_sizes",
-        "auction", "contract", "leader", "trick", "last_trick", "tricks", "tricks_won",
-        "trick_points", "declarations", "belots", "scores", "hanging", "target", "options",
+        "seat", "to_act", "phase", "deal_no", "dealer", "hand", "legal", "announce",
+        "hand_sizes", "auction", "contract", "leader", "trick", "last_trick", "tricks",
+        "tricks_won", "trick_points", "declarations", "belots", "scores", "hanging", "target", "options",
         "deal_results", "winner",
     }  # fmt: skip
     assert v["hand"] == belote.sort_hand(v["hand"], "H")
     assert v["legal"] == belote.legal_actions(state, 1) and v["legal"]
     assert v["trick"] == [[0, first]] and v["leader"] == 0 and v["last_trick"] is None
     assert v["hand_sizes"] == [7, 8, 8, 8]
+
+
+# ---------------------------------------------------------------------------- keeping quiet
+
+
+def test_a_player_may_keep_a_declaration_quiet_with_the_first_card() -> None:
+    state = belote.new_game(1, dealer=3, decks=[stack(3, TRUMP_TIE_HANDS)], announce="ask")
+    state = calls(state, "H", "pass", "pass", "pass")
+    choices = belote.announcements(state, 0)
+    assert [(c["key"], c["kind"], c["cards"]) for c in choices] == [
+        ("d0", "tierce", ["9H", "TH", "JH"])
+    ]
+    assert belote.announcements(state, 1) == []  # not its turn
+    assert belote.view(state, 0)["announce"] == choices
+    assert belote.view(state, 1)["announce"] == belote.view(state, None)["announce"] == []
+    card = belote.legal_actions(state, 0)[0]
+    quiet = belote.apply(state, 0, f"{card}/d0")
+    assert belote.view(quiet, 2)["declarations"] == []
+    assert belote.loads(belote.dumps(quiet)) == quiet
+    # Seat 1's tierce is now the only one: it scores, as it could not against an equal one.
+    done = play_deal(quiet)
+    result = belote.deal_results(done)[0]
+    assert [(c["seat"], c["scored"]) for c in result["combinations"]] == [(1, True)]
+    assert result["declarations"] == [0, 20]
+    announced = play_deal(belote.apply(state, 0, card))
+    assert belote.deal_results(announced)[0]["declarations"] == [0, 0]
+
+
+def test_declarations_are_kept_quiet_only_with_the_first_card() -> None:
+    state = belote.new_game(1, dealer=3, decks=[stack(3, TRUMP_TIE_HANDS)], announce="ask")
+    state = calls(state, "H", "pass", "pass", "pass")
+    card = belote.legal_actions(state, 0)[0]
+    assert "nothing like that" in raises(state, 0, f"{card}/d1").template
+    assert "nothing like that" in raises(state, 0, f"{card}/tierce").template
+    assert raises(state, 0, "XX/d0").template == "%(action)s is not a card"
+    for _card in range(4):
+        state = belote.apply(state, state.to_act, belote.legal_actions(state, state.to_act)[0])
+    seat = state.to_act
+    later = belote.legal_actions(state, seat)[0]
+    assert belote.announcements(state, seat) == []
+    assert "nothing like that" in raises(state, seat, f"{later}/d0").template
+
+
+def test_a_player_may_keep_a_belot_quiet() -> None:
+    state = belote.position("H", 0, ["KH", "QH", "7C"], [], announce="ask")
+    [belot] = belote.announcements(state, 0)
+    assert belot["key"] == "belot" and belot["cards"] == ["QH", "KH"]
+    assert belot["with_cards"] == ["QH", "KH"]
+    quiet = belote.apply(state, 0, "QH/belot")
+    assert quiet.belots == ()
+    assert belote.announcements(belote.loads(belote.dumps(quiet)), 0) == []
+    # Keeping quiet a belot the card does not carry changes nothing.
+    assert belote.apply(state, 0, "7C/belot") == belote.apply(state, 0, "7C")
+
+
+def test_no_belot_to_keep_quiet_where_the_card_could_not_announce_it() -> None:
+    discarding = belote.position("AT", 0, ["KD", "QD", "7S"], [(1, "7C")], announce="ask")
+    assert belote.announcements(discarding, 0) == []
+
+
+def test_where_everything_is_announced_nothing_can_be_kept_quiet() -> None:
+    state = belote.position("H", 0, ["KH", "QH", "7C"], [])
+    assert belote.announcements(state, 0) == belote.view(state, 0)["announce"] == []
+    assert "every declaration is announced" in raises(state, 0, "QH/belot").template
