@@ -76,9 +76,10 @@ EventKind = Literal[
 class Event(TypedDict, total=False):
     """A public fact of the last action. Its keys besides ``kind``, by kind:
 
-    ``play``: seat, source, card, pile (its index after the play), and for a table card
-    from_seat and slot; ``table``: seat, card, slot; ``end``, ``turn``: seat; ``book``: seat,
-    count; ``completed``: pile (the index it had; its cards went under the supply);
+    ``play``: seat, source, card, pile (its index after the play), new (True when the card
+    started a new pile), and for a table card from_seat and slot; ``table``: seat, card, slot;
+    ``end``, ``turn``: seat; ``book``: seat, count; ``completed``: pile (the index it had; its
+    cards went under the supply);
     ``stock_turned``: side, top (the new face-up card); ``rights``: side (the side penalised);
     ``penalty``, ``decline``: seat, side (never the card); ``win``: side; ``draw``: reason,
     stocks (the sizes left, side 0 and 1).
@@ -89,6 +90,7 @@ class Event(TypedDict, total=False):
     source: Literal["hand", "stock", "table"]
     card: str
     pile: int
+    new: bool
     from_seat: int
     slot: int
     side: int
@@ -133,6 +135,7 @@ class GrabushView(TypedDict):
     penalty_rights: list[int]  # per seat, the rights it holds against the other side
     legal: list[str]  # own legal actions now; [] for a spectator
     last_events: list[Event]  # what the last action did, oldest first
+    last_turns: list[list[Event]]  # per seat, its latest turn so far: plays, books, piles done
 
 
 RANKS = "A23456789TJQK"
@@ -187,6 +190,7 @@ class State:
         "to_act",
         "turn",
         "turn_plays",
+        "turns",
         "winner",
     )
 
@@ -211,6 +215,7 @@ class State:
     completed: int
     rights: list[int]
     events: list[Event]
+    turns: list[list[Event]]  # per seat, the public events of its latest turn
     cache: list[str] | None  # the on-turn seat's actions; not serialised
 
     def _copy(self) -> State:
@@ -236,6 +241,7 @@ class State:
         s.completed = self.completed
         s.rights = self.rights[:]
         s.events = []
+        s.turns = self.turns[:]
         s.cache = None
         return s
 
@@ -313,6 +319,7 @@ def new_game(
     s.completed = 0
     s.rights = [0] * players
     s.events = [{"kind": "turn", "seat": s.to_act}]
+    s.turns = [[] for _ in range(players)]
     s.cache = None
     return s
 
@@ -532,6 +539,29 @@ def apply(state: State, seat: int, action: str) -> State:
 
     The new state's ``events`` (``view()["last_events"]``) lists the public facts of the action.
     """
+    s = _apply(state, seat, action)
+    _log_turns(s, seat)
+    return s
+
+
+#: What a player's turn log keeps (``view()["last_turns"]``): its plays and what they did.
+_TURN_LOG = frozenset(("play", "table", "end", "book", "completed"))
+
+
+def _log_turns(s: State, seat: int) -> None:
+    """Add the action's events to the log of the turn they belong to; a turn that starts
+    starts its player's log afresh."""
+    current = seat
+    for event in s.events:
+        kind = event["kind"]
+        if kind == "turn":
+            current = event["seat"]
+            s.turns[current] = []
+        elif kind in _TURN_LOG:
+            s.turns[current] = [*s.turns[current], event]
+
+
+def _apply(state: State, seat: int, action: str) -> State:
     seat = _check_seat(state, seat)
     if state.over:
         raise IllegalAction(gettext_noop("The game is over"))
@@ -623,6 +653,7 @@ def _apply_centre(state: State, seat: int, parts: list[str], action: str) -> Sta
     if index is None:
         s.centre.append([card])
         event["pile"] = len(s.centre) - 1
+        event["new"] = True
         events.append(event)
     else:
         pile = s.centre[index] = state.centre[index] + [card]
@@ -851,6 +882,7 @@ def view(state: State, seat: int | None) -> GrabushView:
         "penalty_rights": list(state.rights),
         "legal": [] if seat is None else legal_actions(state, seat),
         "last_events": [e.copy() for e in state.events],
+        "last_turns": [[e.copy() for e in log] for log in state.turns],
     }
 
 
@@ -876,6 +908,7 @@ _FIELDS = (
     "completed",
     "rights",
     "events",
+    "turns",
 )
 
 
@@ -894,6 +927,7 @@ def loads(text: str) -> State:
     if data.get("game") != "grabush" or data.get("v") != 1:
         raise ValueError("not a Grabush state")
     s = State.__new__(State)
+    data.setdefault("turns", [[] for _ in range(data["n"])])  # a state may hold no turn logs
     for name in _FIELDS:
         setattr(s, name, data[name])
     s.cache = None

@@ -9,7 +9,7 @@ from django.utils.translation import ngettext
 
 from ..engines.grabush import PLAYER_COUNTS
 from . import PLAY_VERSION, Region
-from .words import card_name, card_object, rank_text, seats_label
+from .words import card_name, card_object, rank_text, seats_label, suit_symbol
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -201,6 +201,50 @@ def _event_sentence(event: dict[str, Any], names: dict[int, str], players: int, 
     return ""
 
 
+def turn_log(events: list[dict[str, Any]], seat: int, names: dict[int, str]) -> list[str]:
+    """A player's latest turn in short ("3♠ from the hand → pile 1"), oldest first."""
+    return [text for text in (_logged(event, seat, names) for event in events) if text]
+
+
+def _short(card: str) -> str:
+    return f"{rank_text(card)}{suit_symbol(card)}"
+
+
+def _logged(event: dict[str, Any], seat: int, names: dict[int, str]) -> str:
+    kind = event["kind"]
+    if kind == "play":
+        if event["source"] == "hand":
+            source = _("from the hand")
+        elif event["source"] == "stock":
+            source = _("from the stock")
+        elif event["from_seat"] == seat:
+            source = _("from table pile %(slot)s") % {"slot": event["slot"] + 1}
+        else:
+            source = _("from table pile %(slot)s of %(owner)s") % {
+                "slot": event["slot"] + 1,
+                "owner": names.get(event["from_seat"], ""),
+            }
+        target = _("a new pile") if event.get("new") else _("pile %(n)s") % {"n": event["pile"] + 1}
+        return _("%(card)s %(source)s → %(target)s") % {
+            "card": _short(event["card"]),
+            "source": source,
+            "target": target,
+        }
+    if kind == "table":
+        return _("%(card)s to table pile %(slot)s") % {
+            "card": _short(event["card"]),
+            "slot": event["slot"] + 1,
+        }
+    if kind == "end":
+        return _("ended the turn")
+    if kind == "book":
+        count = event["count"]
+        return ngettext("drew %(count)s card", "drew %(count)s cards", count) % {"count": count}
+    if kind == "completed":
+        return _("a pile reached the King")
+    return ""
+
+
 def side_of(me: int | None) -> None:
     """The board is seen from each viewer's own seat: nothing is shown alike."""
     return None
@@ -259,6 +303,9 @@ def board_context(
             "is_dealer": view["dealer"] == seat["index"],
             "rights": view["penalty_rights"][seat["index"]],
             "slots": slots_of(seat["index"]),
+            "last_turn": []
+            if seat["is_me"]
+            else turn_log(view["last_turns"][seat["index"]], seat["index"], names),
         }
         for seat in order
     ]

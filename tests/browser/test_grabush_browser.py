@@ -57,7 +57,7 @@ def test_two_players_take_turns_by_clicking(live_server_url, new_page):
         "button", name="+ Your table pile 1, empty: place it here and end the turn"
     ).click()
     expect(vera.locator(".your-turn")).to_have_text("Your turn")
-    expect(vera.locator(".gplayer").nth(1)).to_contain_text("4 cards in hand")
+    expect(vera.locator(".gplayer:not(.me)")).to_contain_text("4 cards in hand")
 
 
 @pytest.mark.services

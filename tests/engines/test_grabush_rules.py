@@ -788,3 +788,33 @@ def test_penalty_emptying_own_hand_mid_turn_then_end_and_draw_next_turn():
     assert legal_actions(state, 0) == ["end"]  # no book mid-turn: it was no centre play
     state = play(state, "end", "table:8D:0")
     assert state.to_act == 0 and state.hands[0] == ["5S", "5H", "5D", "5C", "6C"]
+
+
+# --- what the others did ------------------------------------------------------------------
+
+
+def test_each_players_latest_turn_is_kept_in_order_until_their_next_turn():
+    state = craft(
+        2,
+        0,
+        stocks=[["2D", "9S"], ["KC"]],
+        hands=[["AC", "3C", "QH", "7S", "8S"], ["AH", "KS", "KD", "QD", "JD"]],
+    )
+    state = play(state, "centre:hand:AC:new", "centre:stock:0", "table:QH:1")
+    turns = view(state, 1)["last_turns"]
+    assert [(e["kind"], e.get("card"), e.get("source")) for e in turns[0]] == [
+        ("play", "AC", "hand"),
+        ("play", "2D", "stock"),
+        ("table", "QH", None),
+    ]
+    assert turns[0][0]["new"] and "new" not in turns[0][1]
+    assert turns[1] == []  # seat 1's turn has begun: nothing done yet
+    state = play(state, "centre:hand:AH:new")
+    assert [e["card"] for e in view(state, 0)["last_turns"][1]] == ["AH"]
+    assert grabush.loads(grabush.dumps(state)) == state
+    state = play(state, "table:KS:0")
+    turns = view(state, 0)["last_turns"]
+    assert turns[0] == []  # seat 0's next turn starts its log afresh
+    assert [e["card"] for e in turns[1]] == ["AH", "KS"]
+    state = play(state, "centre:hand:3C:0")
+    assert [e["card"] for e in view(state, 1)["last_turns"][0]] == ["3C"]

@@ -1,0 +1,49 @@
+"""Grabush of four with computers, as a player sees it when the turn comes back: the others sit
+across in playing order, named partner or opponent, each with what they did in their latest
+turn, in words."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from games.engines import grabush
+from games.models import Match
+from games.presenters.words import rank_text, suit_symbol
+
+from .steps import sign_up
+
+
+def test_the_others_last_turns_are_on_the_board(live_server_url, new_page):
+    page = new_page()
+    sign_up(page, live_server_url, "follower")
+    page.goto(live_server_url + "/")  # loaded: htmx swaps in the options of the game chosen
+    page.get_by_label("Game").select_option("grabush")
+    expect(page.get_by_label("Players")).to_be_visible()
+    page.get_by_label("Players").select_option("4")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    page.get_by_role("button", name="Fill empty seats with computers").click()
+    page.get_by_role("button", name="Start the match").click()
+    # My turn: end it with a table card, and wait for the turn to come round again.
+    expect(page.locator("#my-area .hand .source").first).to_be_visible()
+    page.locator("#my-area .hand .source").first.click()
+    page.locator(".slot-target").first.click()
+    expect(page.locator("#my-area .hand .source")).to_have_count(0)
+    expect(page.locator("#my-area .hand .source").first).to_be_visible()
+
+    others = page.locator(".gplayers.others .gplayer")
+    expect(others).to_have_count(3)
+    heads = others.locator(".player-name").all_inner_texts()
+    assert [head.split(" ·")[0] for head in heads] == ["Ivan", "Elena", "Georgi"]  # seats 2-4
+    assert "(opponent)" in heads[0] and "(partner)" in heads[1] and "(opponent)" in heads[2]
+    turns = grabush.view(grabush.loads(Match.objects.get().state), 0)["last_turns"]
+    for seat, box in zip((1, 2, 3), others.all(), strict=True):
+        log = box.locator(".last-turn")
+        expect(log).to_contain_text("Last turn:")
+        ended = turns[seat][-1]  # a turn ends with a table card, or with an empty hand
+        if ended["kind"] == "table":
+            card = f"{rank_text(ended['card'])}{suit_symbol(ended['card'])}"
+            expect(log).to_contain_text(f"{card} to table pile {ended['slot'] + 1}")
+        else:
+            expect(log).to_contain_text("ended the turn")
+    expect(page.locator(".gplayers.mine .gplayer.me")).to_be_visible()
