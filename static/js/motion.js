@@ -2,7 +2,9 @@
 // goes to the player who took it, a dealt hand arrives. Each move is short (at most 300 ms) and
 // never in the way: nothing waits for it, and a moving copy takes no clicks. A player who asks
 // for reduced motion sees none. Each run of moves is counted on the body (data-cards-moved).
-// In Grabush, a pile whose top card changed is lit for a moment (for everyone: it does not move).
+// In Grabush, a card that lands on a centre pile travels from the place of the player who played
+// it, and every pile whose top card changed is lit for a moment (also under reduced motion: the
+// light does not move).
 (function () {
   "use strict";
   var DURATION = 260;
@@ -42,19 +44,31 @@
     return found;
   }
 
-  function lit(old) {
+  // The place of the Grabush player on turn: who makes the move a frame brings.
+  function mover() {
+    var element = document.querySelector(".gplayer.active");
+    return element ? element.getBoundingClientRect() : null;
+  }
+
+  function lit(old, from) {
     var now = tops();
     var count = 0;
+    var flew = false;
     Object.keys(now).forEach(function (where) {
       var card = now[where].pile.querySelector(".playing-card");
       if (!card || (old[where] && old[where].label === now[where].label)) return;
       card.classList.add("just-moved");
       setTimeout(function () { card.classList.remove("just-moved"); }, LIT_MS);
       count++;
+      if (from && where.indexOf("centre:") === 0) {
+        fly(card, centre(from), centre(card.getBoundingClientRect()));
+        flew = true;
+      }
     });
     if (count) {
       document.body.dataset.cardsLit = String(Number(document.body.dataset.cardsLit || 0) + count);
     }
+    return flew;
   }
 
   function snapshot() {
@@ -144,15 +158,18 @@
   }
 
   var piles = null;
+  var from = null;
 
   document.addEventListener("htmx:wsBeforeMessage", function () {
     piles = document.getElementById("centre") ? tops() : null;
+    from = piles && !reduce.matches ? mover() : null;
     before = reduce.matches ? null : snapshot();
   });
 
   document.addEventListener("htmx:wsAfterMessage", function () {
-    if (piles) lit(piles);
+    if (piles && lit(piles, from)) counted();
     piles = null;
+    from = null;
     if (!before) return;
     var old = before;
     before = null;

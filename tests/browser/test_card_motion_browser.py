@@ -1,6 +1,6 @@
 """Cards move in Chromium: a card played travels to the trick, a finished trick goes to its
-taker, a dealt hand arrives (``static/js/motion.js``), and nothing moves for a player who asks
-for reduced motion."""
+taker, a dealt hand arrives, a Grabush card travels to its pile (``static/js/motion.js``), and
+nothing moves for a player who asks for reduced motion."""
 
 from __future__ import annotations
 
@@ -56,15 +56,16 @@ def test_nothing_moves_for_a_player_who_asks_for_reduced_motion(live_server_url,
     assert page.evaluate("document.getAnimations().length") == 0
 
 
-def test_a_grabush_pile_that_changed_is_lit_for_a_moment(live_server_url, new_page):
+def test_a_grabush_card_travels_to_its_pile_which_is_lit_for_a_moment(live_server_url, new_page):
     page = new_page()
     sign_up(page, live_server_url, "lit")
     page.goto(live_server_url + "/")
     page.get_by_role("button", name="Play Grabush now").click()
     expect(page.locator("#connection")).to_have_text("Connected")
     lit = "Number(document.body.dataset.cardsLit || 0)"
-    for _ in range(30):  # pick a card and play it, until a play lit a pile
-        if page.evaluate(lit):
+    done = f"{lit} > 0 && {MOVED} > 0"
+    for _ in range(30):  # pick a card and play it, until a card travelled to a centre pile
+        if page.evaluate(done):
             break
         page.wait_for_function("() => document.querySelector('#board .source')")
         page.locator("#board .source").first.click()
@@ -75,6 +76,6 @@ def test_a_grabush_pile_that_changed_is_lit_for_a_moment(live_server_url, new_pa
         page.wait_for_function(
             "(v) => document.querySelector('#play-version input').value !== v", arg=version
         )
-    page.wait_for_function(f"() => {lit} > 0")
+    page.wait_for_function(f"() => {done}")
     # For a moment only: the light goes out again.
     expect(page.locator(".just-moved")).to_have_count(0)
