@@ -170,6 +170,8 @@ class Match(models.Model):
     moved_at = models.DateTimeField(_("last move made"), null=True, blank=True)
     #: When the current turn began (the turn timer counts from here).
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
+    #: Since when the player on turn has the rules of the game open: their clock waits.
+    reading_since = models.DateTimeField(_("reading the rules since"), null=True, blank=True)
     #: While a finished deal's result shows: when the next deal starts at the latest.
     paused_until = models.DateTimeField(_("deal result shown until"), null=True, blank=True)
     #: Seats whose humans asked for the next deal during the pause.

@@ -274,6 +274,29 @@ class LobbyConsumer(AuthenticatedConsumer):
         lobby_feed.feed().refresh()
 
 
+class ReadingConsumer(AuthenticatedConsumer):
+    """Open while a player reads the rules from a table: the turn clock of the player on turn
+    waits as long as their rules page is open (``games.tables.play.read_rules``)."""
+
+    code = ""
+
+    async def on_accepted(self) -> None:
+        self.code = self.scope["url_route"]["kwargs"]["code"]
+        await self.read(True)
+
+    async def disconnect(self, code: int) -> None:
+        if self.code:
+            await self.read(False)
+
+    async def read(self, reading: bool) -> None:
+        table_id = await database_sync_to_async(play.read_rules)(self.code, self.user, reading)
+        if table_id is not None:
+            await notify.send(notify.table_group(table_id), notify.table_changed())
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        """A rules page sends nothing: being open is all it says."""
+
+
 class TableConsumer(AuthenticatedConsumer):
     """One player's or spectator's live connection to a table."""
 

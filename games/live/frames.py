@@ -144,6 +144,8 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
                 int(match.paused_until.timestamp() * 1000),
                 tuple((player.seat, seats[player.seat]["name"]) for player in waiting),
             )
+        elif match.status == Match.Status.RUNNING and match.reading_since is not None:
+            context["reading_rules"] = True  # the clock waits: no countdown
         elif match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
             deadline = match.turn_started_at.timestamp() + table.turn_seconds
             context["deadline_ms"] = int(deadline * 1000)
@@ -269,6 +271,7 @@ STATUS = Region(
         "my_timeouts",
         "timeouts_before_cover",
         "deadline_ms",
+        "reading_rules",
         "table.turn_seconds",
         "view.to_act",
         "view.result",

@@ -18,6 +18,7 @@ class NotFoundConsumer(AsyncWebsocketConsumer):
 websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/table/<str:code>/", consumers.TableConsumer.as_asgi()),
+    path("ws/reading/<str:code>/", consumers.ReadingConsumer.as_asgi()),
 ]
 
 # Last: without it, channels' router raises an error for an unknown path.

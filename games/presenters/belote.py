@@ -389,19 +389,8 @@ def board_context(
         **side,
         "calls": [action for action in legal if view["phase"] == "auction"],
         "hand": [{"card": card, "playable": card in playable} for card in view["hand"]],
-        "announce": [_announce_item(item) for item in view["announce"]],
+        "announce": view["announce"],
         "my_turn": me is not None and view["to_act"] == me,
-    }
-
-
-def _announce_item(item: dict[str, Any]) -> dict[str, Any]:
-    """A declaration or belot the player's next card may announce, as its choice shows it."""
-    return {
-        "key": item["key"],
-        "name": declaration_name(item["kind"]),
-        "points": item["points"],
-        "cards": item["cards"],
-        "with_cards": item.get("with_cards", []),
     }
 
 

@@ -126,6 +126,9 @@ def vote_rematch(table_id: int, user: AbstractBaseUser, contribution: str = "") 
         return RematchVote(True, None)
 
 
+#: The longest a turn's clock waits while its player reads the rules.
+READING_PAUSE = timedelta(minutes=2)
+
 #: Tries of a chat's consequence against moves committing at the same moment.
 CHAT_RULE_TRIES = 20
 
@@ -192,6 +195,8 @@ def _save(
     }
     if state.to_act != before.to_act:
         fields["turn_started_at"] = timezone.now()
+        if match.reading_since is not None:
+            fields["reading_since"] = None  # a new turn's clock runs
     if match.paused_until is not None:
         fields["paused_until"] = None  # the pause had run out: this move starts the deal
     if pause_until is not None:
@@ -322,10 +327,14 @@ def apply_action(
             raise TableError(illegal_message(error)) from None
         # A deal ended and the match goes on: the next one starts (after a pause, maybe).
         new_deal = state.to_act is not None and spec.deals_done(state) > spec.deals_done(before)
-        if unlocked and (state.to_act is None or new_deal):
+        # A turn whose clock waited ends: its clock runs again, which the screens read anew.
+        read = match.reading_since is not None and state.to_act != before.to_act
+        if unlocked and (state.to_act is None or new_deal or read):
             table = lock_table(table_id)  # the match or deal ends: the table may change too
         pause_until = _pause_after(spec, match, players, state) if new_deal else None
         _save(table, match, spec, state, seat, action, user, before, pause_until, new_deal)
+        if read:
+            bump(table)
         changes = _seat_changes(players, seat, player, cover, timed_out)
         if changes:
             MatchPlayer.objects.filter(match_id=match.pk, seat=seat).update(**changes)
@@ -370,6 +379,33 @@ def _seat_changes(
             return {"covered": True, "timeouts": 0}
         return {"timeouts": timeouts}
     return {"covered": True} if cover else {}
+
+
+def read_rules(table_code: str, user: AbstractBaseUser, reading: bool) -> int | None:
+    """Stop the turn clock while the player on turn has the rules of the table's game open
+    (``reading``), or run it again; the clock waits READING_PAUSE at most a turn. Returns the
+    table's id if anything changed."""
+    with transaction.atomic():
+        table = Table.objects.filter(code=table_code).first()
+        if table is None or not table.turn_seconds:
+            return None
+        table, match = lock_with_match(table.pk)
+        if match is None or match.status != Match.Status.RUNNING or pause_active(match):
+            return None
+        if (match.reading_since is None) != reading:
+            return None
+        to_act = get_game(match.game).engine.loads(match.state).to_act
+        if not match.players.filter(user=user, seat=to_act, covered=False).exists():
+            return None
+        now = timezone.now()
+        fields: dict[str, Any] = {"reading_since": now if reading else None}
+        if not reading and match.turn_started_at is not None:
+            waited = min(now - match.reading_since, READING_PAUSE)
+            fields["turn_started_at"] = match.turn_started_at + waited
+        if not Match.objects.filter(pk=match.pk, version=match.version).update(**fields):
+            return None
+        bump(table)
+        return table.pk
 
 
 def pause_active(match: Match) -> bool:

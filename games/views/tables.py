@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -26,6 +27,8 @@ from .forms import TableForm
 #: The session key of the secret of the player's next "Play now" table: its commitment is on
 #: the page before their browser's contribution comes with the click.
 PLAY_NOW_SECRET = "play_now_secret"
+#: A table's invite code, as a rules page opened from the table names it.
+TABLE_CODE = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def play_now_commitment(request: HttpRequest) -> str:
@@ -155,4 +158,7 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
         template = get_template(f"games/rules/{game}.html")
     except TemplateDoesNotExist:
         raise Http404 from None
-    return HttpResponse(template.render({}, request))
+    # Opened from a table: while the page is open, the reader's turn clock there waits.
+    table = request.GET.get("table", "")
+    context = {"reading_at": table if TABLE_CODE.fullmatch(table) else ""}
+    return HttpResponse(template.render(context, request))
