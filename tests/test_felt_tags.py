@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.template import Context
 from django.utils import translation
 
 from games.presenters.belote import FeltPlayer
@@ -49,11 +50,22 @@ def test_the_hand_and_the_calls_are_labelled_groups_of_buttons():
     assert hand.startswith('<div class="hand" role="group" aria-label="Your hand">')
     assert 'value="JH" aria-label="J♥ Jack of hearts"' in hand
     assert hand.count("disabled") == 1
-    panel = cards.call_panel(["pass", "C", "contra"])
+    panel = cards.call_panel(Context({"calls": ["pass", "C", "contra"]}))
     assert panel.startswith('<div class="auction-panel" role="group" aria-label="Your call">')
     assert 'aria-label="♣ Clubs"' in panel and 'aria-label="Pass"' in panel
     assert 'aria-label="Contra"' in panel
-    assert cards.call_panel([]) == ""
+    assert cards.call_panel(Context({"calls": []})) == ""
+    choice = cards.call_panel(
+        Context(
+            {
+                "calls": [],
+                "announce": [
+                    {"key": "d0", "kind": "tierce", "points": 20, "cards": ["7H", "8H", "9H"]}
+                ],
+            }
+        )
+    )
+    assert 'name="announce-d0" value="no"' in choice and "Tierce" in choice
 
 
 def test_the_kept_html_is_per_language():

@@ -108,7 +108,7 @@ async def test_an_open_rules_page_holds_the_clock_and_the_table_says_so():
     watcher = await connect(users[0], f"/ws/table/{table.code}/")
     await receive_until(watcher, "Waiting for")
     reading = await connect(users[1], f"/ws/reading/{table.code}/")
-    await receive_until(watcher, "reads the rules")
+    await receive_until(watcher, "reading the rules")
     assert (await sync_to_async(match_of)(table)).reading_since is not None
     await reading.disconnect()
     await receive_until(watcher, 'class="turn-timer')

@@ -817,20 +817,21 @@ _FOLLOW = {
 def _checked_card(s: State, seat: int, code: str) -> int:
     """The card ``code`` names, if ``seat`` may play it now."""
     card = INDEX.get(code)
-    if card is None:
-        if code in _CALLS:
-            raise IllegalAction(gettext_noop("The auction is over: play a card"))
-        raise IllegalAction(gettext_noop("%(action)s is not a card"), action=code)
-    if not _play_mask(s, seat) & 1 << card:
-        if not s.hands[seat] & 1 << card:
-            raise IllegalAction(gettext_noop("You do not hold %(card)s"), card=code)
-        raise _card_refusal(s, seat, card)
+    if card is None or not _play_mask(s, seat) >> card & 1:
+        raise _card_refusal(s, seat, code)
     return card
 
 
-def _card_refusal(s: State, seat: int, card: int) -> IllegalAction:
-    """Why ``card`` may not be played now (it is held but not legal)."""
+def _card_refusal(s: State, seat: int, code: str) -> IllegalAction:
+    """Why ``code`` may not be played now."""
+    card = INDEX.get(code)
+    if card is None:
+        if code in _CALLS:
+            return IllegalAction(gettext_noop("The auction is over: play a card"))
+        return IllegalAction(gettext_noop("%(action)s is not a card"), action=code)
     hand = s.hands[seat]
+    if not hand >> card & 1:
+        return IllegalAction(gettext_noop("You do not hold %(card)s"), card=code)
     lead = s.trick[0]
     if hand & SUIT_MASK[lead >> 3]:
         if card >> 3 != lead >> 3:
@@ -880,12 +881,14 @@ def apply(state: State, seat: int, action: str) -> State:
     if not isinstance(action, str):
         raise IllegalAction(gettext_noop("%(action)s is not a valid action"), action=repr(action))
     if state.phase == _PLAY:
+        card = INDEX.get(action)
+        if card is not None and _play_mask(state, seat) >> card & 1:
+            return _play(state, seat, card, 1 << card)
         if "/" in action:
             if not state.cfg.ask:
                 raise IllegalAction(gettext_noop("At this table every declaration is announced"))
             return _play_quietly(state, seat, action)
-        card = _checked_card(state, seat, action)
-        return _play(state, seat, card, 1 << card)
+        raise _card_refusal(state, seat, action)
     if action not in _CALLS:
         if action in INDEX:
             raise IllegalAction(gettext_noop("Cards are played after the auction"))

@@ -484,9 +484,11 @@ class TableConsumer(AuthenticatedConsumer):
     async def op_play(self, message: dict[str, Any]) -> None:
         action = str_field(message, "action", longest=64, empty=False)
         version = int_field(message, "version")
-        quiet = quiet_keys(message)
-        if quiet:  # the engine's form: the card, then what it keeps quiet
-            action = f"{action}/{'+'.join(quiet)}"
+        # A choice of what to announce holds the first declaration's field, or the belot's.
+        if "announce-d0" in message or "announce-belot" in message:
+            quiet = quiet_keys(message)
+            if quiet:  # the engine's form: the card, then what it keeps quiet
+                action = f"{action}/{'+'.join(quiet)}"
         await moves.move(self.table_id, self.user, action, version)
         self.selected = ""
         if action.startswith("penalty:"):  # said in the chat to both sides, with the reason

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from ..catalog import get_game
 from ..models import ChatMessage, Match, Table
-from ..presenters import Presenter, Region
+from ..presenters import READING_THE_RULES, Presenter, Region
 from ..presenters.words import per_language
 from ..tables import chat, play
 from ..tables.computers import bot_level_choices, computer_first_name, computer_name
@@ -145,7 +145,7 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
                 tuple((player.seat, seats[player.seat]["name"]) for player in waiting),
             )
         elif match.status == Match.Status.RUNNING and match.reading_since is not None:
-            context["reading_rules"] = True  # the clock waits: no countdown
+            context["deadline_ms"] = READING_THE_RULES  # the clock waits: no countdown
         elif match.status == Match.Status.RUNNING and table.turn_seconds and match.turn_started_at:
             deadline = match.turn_started_at.timestamp() + table.turn_seconds
             context["deadline_ms"] = int(deadline * 1000)
@@ -271,7 +271,6 @@ STATUS = Region(
         "my_timeouts",
         "timeouts_before_cover",
         "deadline_ms",
-        "reading_rules",
         "table.turn_seconds",
         "view.to_act",
         "view.result",

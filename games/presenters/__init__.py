@@ -13,6 +13,8 @@ from typing import Any, Protocol
 
 #: A key that never equals a previous one: the region is rendered for every frame.
 ALWAYS = object()
+#: The deadline of a turn whose clock waits while its player reads the rules.
+READING_THE_RULES = -1
 
 
 @dataclass(frozen=True)

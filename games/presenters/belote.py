@@ -92,7 +92,8 @@ def describe(action: str, language: str | None = None) -> str:
     (default: the active one)."""
     if language is None:
         language = get_language()
-    action = action.partition("/")[0]  # what a card kept quiet is the player's own
+    if "/" in action:  # what a card kept quiet is the player's own
+        action = action.partition("/")[0]
     if len(action) == 2 and action[1] in "CDHS":
         return card_name.in_language(language, action)
     return call_name.in_language(language, action)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from django import template
+from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
@@ -99,10 +100,18 @@ def _hand_card(code: str, playable: bool) -> SafeString:
     )
 
 
-@register.simple_tag
-def call_panel(calls: list[str]) -> SafeString:
-    """The auction panel: a button for each call the player may make (none: no panel)."""
+@register.simple_tag(takes_context=True)
+def call_panel(context: template.Context) -> SafeString:
+    """What the player may say: in the auction a button for each call they may make
+    (``calls``); in play what their next card announces, each to announce or keep quiet
+    (``announce``). Read from the context: a tag's arguments cost more on every move."""
+    calls = context.get("calls")
     if not calls:
+        announce = context.get("announce")
+        if announce:
+            return SafeString(
+                render_to_string("games/belote/announce_choice.html", {"announce": announce})
+            )
         return SafeString("")
     language = get_language()
     button = _call_button.in_language

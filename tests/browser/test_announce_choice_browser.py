@@ -52,7 +52,7 @@ def test_announce_or_keep_quiet_a_tierce_and_a_belot(live_server_url, new_page):
     # Keep the tierce quiet, say belot with the queen.
     deal_hearts_to_seat_0()
     page.reload()
-    choice = page.locator("#announce-choice")
+    choice = page.locator(".announce-choice")
     tierce = choice.get_by_role("group", name="Tierce")
     belot = choice.get_by_role("group", name="Belot")
     expect(tierce).to_contain_text("7♥ 8♥ 9♥")
@@ -64,7 +64,7 @@ def test_announce_or_keep_quiet_a_tierce_and_a_belot(live_server_url, new_page):
         assert not serious_violations(page), size
     tierce.get_by_label("Don't").check()
     page.locator("#my-area .playable[value='QH']").click()
-    expect(page.locator("#announce-choice")).to_have_count(0)
+    expect(page.locator(".announce-choice")).to_have_count(0)
     expect(page.locator("#felt .player.at-0 .bubble", has_text="Belot")).to_be_visible()
     assert "Tierce" not in my_bubbles(page)
     assert Move.objects.exclude(user=None).get().action == "QH/d0"
@@ -93,11 +93,11 @@ def test_the_choice_in_bulgarian(live_server_url, new_page):
     expect(page.locator("#my-area .playing-card").first).to_be_visible()
     deal_hearts_to_seat_0()
     page.reload()
-    choice = page.locator("#announce-choice")
+    choice = page.locator(".announce-choice")
     expect(choice.get_by_role("group", name="Терца")).to_be_visible()
     choice.get_by_role("group", name="Терца").get_by_label("Не", exact=True).check()
     page.locator("#my-area .playable[value='7C']").click()
-    expect(page.locator("#announce-choice")).to_have_count(0)
+    expect(page.locator(".announce-choice")).to_have_count(0)
     assert Move.objects.exclude(user=None).get().action == "7C/d0"
 
 
