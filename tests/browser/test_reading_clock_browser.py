@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from games.models import Table
 
 from .steps import sign_up
+from .test_accessibility import SIZES, serious_violations
 
 
 def test_reading_the_rules_holds_the_turn_clock(live_server_url, new_page):
@@ -31,6 +32,11 @@ def test_reading_the_rules_holds_the_turn_clock(live_server_url, new_page):
         "Your clock waits while you read the rules."
     )
     expect(clock).to_have_count(0)
+    for width, height in SIZES.values():
+        for shown in (page, rules):
+            shown.set_viewport_size({"width": width, "height": height})
+            found = serious_violations(shown)
+            assert not found, f"{shown.url} at {width}x{height}: {found}"
     rules.close()
     expect(page.locator("#table-status .reading-note")).to_have_count(0)
     expect(page.locator("#table-status .turn-timer")).to_be_visible()
