@@ -584,9 +584,77 @@ class Profile(models.Model):
         _("language"), max_length=10, choices=settings.LANGUAGES, blank=True, default=""
     )
 
+    class Audience(models.TextChoices):
+        """Who may do something that reaches the player."""
+
+        EVERYONE = "everyone", _("Everyone")
+        FRIENDS = "friends", _("Friends only")
+        NOBODY = "nobody", _("Nobody")
+
+    #: Who may send the player a friend request (everyone or nobody: friends are friends).
+    requests_from = models.CharField(
+        _("friend requests from"),
+        max_length=10,
+        choices=[Audience.choices[0], Audience.choices[2]],  # everyone, nobody
+        default=Audience.EVERYONE,
+    )
+    #: Who may invite the player to a table.
+    invitations_from = models.CharField(
+        _("invitations from"), max_length=10, choices=Audience.choices, default=Audience.FRIENDS
+    )
+    #: Who sees whether the player is online, and at which table.
+    online_to = models.CharField(
+        _("shown online to"), max_length=10, choices=Audience.choices, default=Audience.FRIENDS
+    )
+
     class Meta:
         verbose_name = _("profile")
         verbose_name_plural = _("profiles")
 
     def __str__(self) -> str:
         return str(self.user)
+
+
+class Invitation(models.Model):
+    """A player's invitation of a friend to a table, until it is answered or the table is gone."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("table")
+    )
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations_sent",
+        verbose_name=_("from"),
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="invitations_received",
+        verbose_name=_("to"),
+    )
+    #: The seat the inviter chose for the friend (None: any free seat).
+    seat = models.PositiveSmallIntegerField(_("seat"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("sent"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "to_user"],
+                condition=models.Q(status="pending"),
+                name="one_pending_invitation_per_table_and_friend",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user} invites {self.to_user} to {self.table}"

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from .people import languages
-from .views import accounts, fair, health, history, home, reports, tables
+from .views import accounts, fair, friends, health, history, home, reports, tables
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -15,6 +15,8 @@ urlpatterns = [
     path("play/<str:game>/", tables.play_now_page, name="play_now_game"),
     path("t/<str:code>/join/", tables.join_quick_table, name="join_quick_table"),
     path("t/<str:code>/", tables.table, name="table"),
+    path("t/<str:code>/invite/", tables.invite_friend, name="invite_friend"),
+    path("t/<str:code>/close/", tables.close_table, name="close_table"),
     path("rules/<str:game>/", tables.rules, name="rules"),
     path("t/<str:code>/report/<int:pk>/", reports.report_message, name="report_message"),
     path("report/player/<str:username>/", reports.report_player, name="report_player"),
@@ -26,6 +28,20 @@ urlpatterns = [
     path("fair-deals/verifier.zip", fair.verifier, name="verifier"),
     path("leaderboard/", history.leaderboards, name="leaderboards"),
     path("leaderboard/<str:game>/", history.leaderboard, name="leaderboard"),
+    path("friends/", friends.friends_page, name="friends"),
+    path("friends/request/", friends.send_request, name="friend_request"),
+    path(
+        "friends/requests/<int:pk>/<str:answer>/",
+        friends.answer_friend_request,
+        name="answer_friend_request",
+    ),
+    path("friends/requests/<int:pk>/cancel", friends.cancel_request, name="cancel_friend_request"),
+    path("friends/remove/", friends.remove_friend, name="remove_friend"),
+    path("friends/block/", friends.block, name="block"),
+    path("friends/unblock/", friends.unblock, name="unblock"),
+    path("friends/choices/", friends.save_choices, name="friend_choices"),
+    path("invitations/", friends.notifications, name="notifications"),
+    path("invitations/<int:pk>/<str:answer>/", friends.answer_invitation, name="answer_invitation"),
     path("language/", languages.set_language, name="set_language"),
     path("healthz", health.healthz, name="healthz"),
 ]

@@ -8,6 +8,6 @@ regions of its page that changed (``frames``, ``regions``).
 """
 
 from .frames import table_page
-from .notify import announce, close_sockets
+from .notify import announce, close_sockets, notice
 
-__all__ = ["announce", "close_sockets", "table_page"]
+__all__ = ["announce", "close_sockets", "notice", "table_page"]

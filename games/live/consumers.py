@@ -32,7 +32,7 @@ from ..tables import chat, limits, play, rows, seating
 from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
-from .frames import recent_chat, render_flash, render_frame
+from .frames import recent_chat, render_flash, render_frame, render_notice
 from .notify import user_group
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
@@ -272,6 +272,28 @@ class LobbyConsumer(AuthenticatedConsumer):
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         """Tell the feed: the list changed, in this process or another."""
         lobby_feed.feed().refresh()
+
+
+class NoticeConsumer(AuthenticatedConsumer):
+    """Open on every page of a logged-in player: invitations, answers to theirs and friend
+    requests reach them at once, wherever they are on the site (from any server process,
+    through the channel layer). Its being open is also what shows the player online."""
+
+    async def on_accepted(self) -> None:
+        self.notices = notify.notices_group(self.user.pk)
+        await self.channel_layer.group_add(self.notices, self.channel_name)
+
+    async def disconnect(self, code: int) -> None:
+        if getattr(self, "notices", ""):
+            await self.channel_layer.group_discard(self.notices, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        """Notices take no requests: answers go through the pages' forms."""
+
+    async def notice_show(self, event: dict[str, Any]) -> None:
+        html = await database_sync_to_async(render_notice)(self.user, event["kind"], event["pk"])
+        if html:
+            await self.send(text_data=html)
 
 
 class ReadingConsumer(AuthenticatedConsumer):

@@ -15,9 +15,10 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from friendship.models import FriendshipRequest
 
 from ..catalog import get_game
-from ..models import ChatMessage, Match, Table
+from ..models import ChatMessage, Invitation, Match, Table
 from ..presenters import READING_THE_RULES, Presenter, Region
 from ..presenters.words import per_language
 from ..tables import chat, play
@@ -380,3 +381,37 @@ def render_frame(
 def render_flash(message: str) -> str:
     """A frame carrying only an error or notice for one connection."""
     return render_to_string("games/partials/flash.html", {"flash": message})
+
+
+def render_notice(user: AbstractBaseUser, kind: str, pk: int) -> str:
+    """A notice for ``user``'s open pages: an invitation to answer, an answer to theirs, or a
+    friend request ("" when it is no longer theirs or no longer waiting)."""
+    context: dict[str, Any] = {"kind": kind}
+    if kind == "invitation":
+        context["invitation"] = (
+            Invitation.objects.filter(pk=pk, to_user=user, status=Invitation.Status.PENDING)
+            .select_related("table", "from_user")
+            .first()
+        )
+        if context["invitation"] is None:
+            return ""
+    elif kind == "answer":
+        context["invitation"] = (
+            Invitation.objects.filter(pk=pk, from_user=user)
+            .exclude(status=Invitation.Status.PENDING)
+            .select_related("table", "to_user")
+            .first()
+        )
+        if context["invitation"] is None:
+            return ""
+    elif kind == "friend_request":
+        context["request"] = (
+            FriendshipRequest.objects.filter(pk=pk, to_user=user, rejected__isnull=True)
+            .select_related("from_user")
+            .first()
+        )
+        if context["request"] is None:
+            return ""
+    else:
+        return ""
+    return render_to_string("games/partials/notice.html", context)

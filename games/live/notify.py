@@ -19,6 +19,17 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
+def notices_group(user_id: int) -> str:
+    """The channel-layer group of a user's notice sockets (one on every page they have open)."""
+    return f"notices.{user_id}"
+
+
+def notice(user_id: int, kind: str, pk: int) -> None:
+    """Tell ``user_id``'s open pages, from sync code, of an invitation, an answer to one, or a
+    friend request (``kind``), by its primary key."""
+    send_sync(notices_group(user_id), {"type": "notice.show", "kind": kind, "pk": pk})
+
+
 def table_group(table_id: int) -> str:
     """The channel-layer group of everyone connected to a table."""
     return f"table.{table_id}"

@@ -19,6 +19,7 @@ websocket_urlpatterns = [
     path("ws/lobby/", consumers.LobbyConsumer.as_asgi()),
     path("ws/table/<str:code>/", consumers.TableConsumer.as_asgi()),
     path("ws/reading/<str:code>/", consumers.ReadingConsumer.as_asgi()),
+    path("ws/notices/", consumers.NoticeConsumer.as_asgi()),
 ]
 
 # Last: without it, channels' router raises an error for an unknown path.

@@ -37,7 +37,24 @@ def lobby_tables() -> list[Table]:
 
 
 def lobby_context(user: AbstractBaseUser) -> dict[str, Any]:
-    return {"tables": lobby_tables(), "user": user, "quick_games": quick_games()}
+    return {
+        "tables": lobby_tables(),
+        "user": user,
+        "quick_games": quick_games(),
+        "my_tables": my_tables(user),
+    }
+
+
+def my_tables(user: AbstractBaseUser) -> list[Table]:
+    """The tables ``user`` opened or sits at that wait for players or play, newest first."""
+    tables = list(
+        Table.objects.filter(Q(owner=user) | Q(seats__user=user))
+        .filter(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+        .distinct()
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-updated_at")
+    )
+    return tables
 
 
 def quick_games() -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
+from friendship.models import Block
 
 from ..catalog import get_game
 from ..models import Seat, Table
@@ -41,6 +42,8 @@ def take_seat(table_id: int, user: AbstractBaseUser, index: int, contribution: s
             return False
         if not target.is_free:
             raise TableError(_("That seat is taken."))
+        if table.is_private and Block.objects.filter(blocker=table.owner_id, blocked=user).exists():
+            raise TableError(_("You cannot sit at this private table."))
         for seat in seats:
             if seat.user_id == user.pk:
                 seat.user, seat.contribution = None, ""

@@ -20,9 +20,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 from cardroom.proxies import client_ip
 
 from ..models import UsernameSkeleton
+from ..people import friends
 from ..people.text import skeleton
 from ..records import history
 from ..tables import limits
+from ..tables.lobby import my_tables
 from . import next_url
 
 User = get_user_model()
@@ -137,5 +139,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "games/profile.html",
-        {"player": player, "stats": history.game_stats(player), "page": page, "rows": rows},
+        {
+            "player": player,
+            "stats": history.game_stats(player),
+            "page": page,
+            "rows": rows,
+            "is_friend": request.user.is_authenticated
+            and friends.are_friends(request.user, player),
+            "my_tables": my_tables(player) if player == request.user else [],
+        },
     )

@@ -11,6 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
+from django.utils.html import escape
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -18,10 +20,12 @@ from .. import live
 from ..catalog import all_games, get_game
 from ..engines import fair_deals
 from ..models import Table
+from ..people import friends, moderation
+from ..tables import invitations
 from ..tables.lobby import lobby_context, quick_games
 from ..tables.quick import ShownSecret, claim_computer_seat, play_now
 from ..tables.rows import TableError, create_table
-from . import game_or_404
+from . import game_or_404, next_url
 from .forms import TableForm
 
 #: The session key of the secret of the player's next "Play now" table: its commitment is on
@@ -146,8 +150,56 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     (an invited friend, usually) is told who invites them, to sign up or log in first."""
     table = get_object_or_404(Table.objects.select_related("owner"), code=code)
     if not request.user.is_authenticated:
-        return render(request, "games/invite_landing.html", {"table": table})
-    return render(request, "games/table.html", live.table_page(table, request.user))
+        inviter = friends.player_or_none(request.GET.get("from", "")) or table.owner
+        return render(request, "games/invite_landing.html", {"table": table, "inviter": inviter})
+    context = live.table_page(table, request.user)
+    sender = friends.player_or_none(request.GET.get("from", ""))
+    if (
+        sender is not None
+        and sender.pk != request.user.pk
+        and not friends.are_friends(sender, request.user)
+        and not friends.blocked_between(sender, request.user)
+    ):
+        context["befriend"] = sender
+    if table.status == Table.Status.OPEN and (context["seated"] or context["is_owner"]):
+        context["invite_friends"] = friends.friend_rows(request.user)
+        context["free_seats"] = [s["index"] for s in context["seats"] if s["is_free"]]
+    return render(request, "games/table.html", context)
+
+
+@login_required
+@require_POST
+def invite_friend(request: HttpRequest, code: str) -> HttpResponse:
+    """Invite a friend from the table (an htmx form): they are told at once, on any page."""
+    table = get_object_or_404(Table, code=code)
+    seat = request.POST.get("seat", "")
+    try:
+        invitation = invitations.invite(
+            table.pk,
+            request.user,
+            request.POST.get("username", "")[:150],
+            int(seat) if seat.isdigit() else None,
+        )
+    except TableError as error:
+        return HttpResponse(escape(str(error)))
+    live.notice(invitation.to_user_id, "invitation", invitation.pk)
+    return HttpResponse(
+        escape(_("Invitation sent to %(name)s.") % {"name": invitation.to_user.username})
+    )
+
+
+@login_required
+@require_POST
+def close_table(request: HttpRequest, code: str) -> HttpResponse:
+    """Close a waiting table its creator opened (My tables)."""
+    table = get_object_or_404(Table, code=code, owner=request.user)
+    if table.status != Table.Status.OPEN:
+        messages.error(request, _("Only a table that waits for players can be closed."))
+    else:
+        moderation.abort_table(table.pk)
+        live.announce(table.pk, lobby=True)
+        messages.success(request, _("The table is closed."))
+    return redirect(next_url(request, "home"))
 
 
 @require_GET

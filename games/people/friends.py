@@ -1,0 +1,218 @@
+"""Friends: requests, friendships and blocks (django-friendship's models), each player's
+choice of who may reach them, and what a player sees of their friends.
+
+Every refusal raises :class:`FriendError` with a message for the player and changes nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
+from django.utils.translation import gettext as _
+from friendship.models import Block, Friend, FriendshipRequest
+
+from ..models import Invitation, Presence, Profile, Table
+from ..tables import limits
+
+User = get_user_model()
+Audience = Profile.Audience
+
+
+class FriendError(ValueError):
+    """A friends' action that cannot be done; the message says why."""
+
+
+def choices_of(user: AbstractBaseUser) -> Profile:
+    """The player's choices of who may reach them (the defaults when never saved)."""
+    return Profile.objects.filter(user=user).first() or Profile(user=user)
+
+
+def allows(audience: str, owner: AbstractBaseUser, other: AbstractBaseUser) -> bool:
+    """Whether ``audience`` (a :class:`Profile.Audience`) of ``owner`` takes in ``other``."""
+    if audience == Audience.EVERYONE:
+        return not blocked_between(owner, other)
+    if audience == Audience.FRIENDS:
+        return are_friends(owner, other)
+    return False
+
+
+def are_friends(one: AbstractBaseUser, other: AbstractBaseUser) -> bool:
+    return Friend.objects.filter(from_user=one, to_user=other).exists()
+
+
+def blocked_between(one: AbstractBaseUser, other: AbstractBaseUser) -> bool:
+    """Whether either player blocks the other."""
+    return Block.objects.filter(
+        Q(blocker=one, blocked=other) | Q(blocker=other, blocked=one)
+    ).exists()
+
+
+def player_named(username: str) -> AbstractBaseUser:
+    """The active account called ``username`` (any case)."""
+    player = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+    if player is None:
+        raise FriendError(_("There is no player called %(name)s.") % {"name": username})
+    return player
+
+
+def player_or_none(username: str) -> AbstractBaseUser | None:
+    """The active account called ``username``, if any."""
+    if not username:
+        return None
+    return User.objects.filter(username__iexact=username.strip(), is_active=True).first()
+
+
+def friends_of(user: AbstractBaseUser) -> list[AbstractBaseUser]:
+    """The player's friends, by name."""
+    return [
+        friend.from_user
+        for friend in Friend.objects.filter(to_user=user)
+        .select_related("from_user")
+        .order_by("from_user__username")
+    ]
+
+
+def request_friend(user: AbstractBaseUser, username: str) -> str:
+    """Ask ``username`` to be friends (or accept, when they asked first); returns what was
+    done, in words."""
+    other = player_named(username)
+    if other.pk == user.pk:
+        raise FriendError(_("You cannot be your own friend."))
+    if blocked_between(user, other):
+        raise FriendError(_("You cannot send %(name)s a friend request.") % {"name": other})
+    if are_friends(user, other):
+        raise FriendError(_("You and %(name)s are friends already.") % {"name": other})
+    theirs = FriendshipRequest.objects.filter(
+        from_user=other, to_user=user, rejected__isnull=True
+    ).first()
+    if theirs is not None:
+        theirs.accept()
+        return _("%(name)s had asked you already: you are friends now.") % {"name": other}
+    if FriendshipRequest.objects.filter(
+        from_user=user, to_user=other, rejected__isnull=True
+    ).exists():
+        raise FriendError(
+            _("Your friend request to %(name)s is waiting already.") % {"name": other}
+        )
+    if choices_of(other).requests_from == Audience.NOBODY:
+        raise FriendError(_("%(name)s does not take friend requests.") % {"name": other})
+    if not limits.spend(f"friend-requests:{user.pk}", settings.FRIEND_REQUESTS_PER_HOUR, 3600):
+        raise FriendError(_("You sent many friend requests this hour: try again later."))
+    Friend.objects.add_friend(user, other)
+    return _("Friend request sent to %(name)s.") % {"name": other}
+
+
+def answer_request(user: AbstractBaseUser, request_id: int, accept: bool) -> str:
+    """Accept or decline a friend request sent to ``user``."""
+    request = FriendshipRequest.objects.filter(
+        pk=request_id, to_user=user, rejected__isnull=True
+    ).first()
+    if request is None:
+        raise FriendError(_("That friend request is no longer waiting."))
+    name = request.from_user
+    if accept:
+        request.accept()
+        return _("You and %(name)s are friends now.") % {"name": name}
+    request.reject()
+    return _("You declined the friend request of %(name)s.") % {"name": name}
+
+
+def cancel_request(user: AbstractBaseUser, request_id: int) -> None:
+    """Take back a friend request ``user`` sent."""
+    request = FriendshipRequest.objects.filter(pk=request_id, from_user=user).first()
+    if request is None:
+        raise FriendError(_("That friend request is no longer waiting."))
+    request.cancel()
+
+
+def remove_friend(user: AbstractBaseUser, username: str) -> None:
+    other = player_named(username)
+    if not Friend.objects.remove_friend(user, other):
+        raise FriendError(_("You and %(name)s are not friends.") % {"name": other})
+
+
+def block(user: AbstractBaseUser, username: str) -> None:
+    """Block ``username``: no requests, invitations or presence either way, no seat at the
+    player's private tables; a friendship and what is waiting between them end."""
+    other = player_named(username)
+    if other.pk == user.pk:
+        raise FriendError(_("You cannot block yourself."))
+    with transaction.atomic():
+        if Block.objects.filter(blocker=user, blocked=other).exists():
+            raise FriendError(_("You block %(name)s already.") % {"name": other})
+        Block.objects.add_block(user, other)
+        Friend.objects.remove_friend(user, other)
+        FriendshipRequest.objects.filter(
+            Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user)
+        ).delete()
+        Invitation.objects.filter(
+            Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user),
+            status=Invitation.Status.PENDING,
+        ).update(status=Invitation.Status.DECLINED)
+
+
+def unblock(user: AbstractBaseUser, username: str) -> None:
+    other = player_named(username)
+    if not Block.objects.remove_block(user, other):
+        raise FriendError(_("You do not block %(name)s.") % {"name": other})
+
+
+def blocked_by(user: AbstractBaseUser) -> list[AbstractBaseUser]:
+    """The players ``user`` blocks."""
+    return [b.blocked for b in Block.objects.filter(blocker=user).select_related("blocked")]
+
+
+def online(user_ids: list[int]) -> set[int]:
+    """Those of ``user_ids`` with a page of the site open (a socket, in any process)."""
+    places = {
+        f"sockets:{uid}:{n}": uid
+        for uid in user_ids
+        for n in range(settings.MAX_SOCKETS_PER_ACCOUNT)
+    }
+    return {places[key] for key in cache.get_many(list(places))}
+
+
+@dataclass
+class FriendRow:
+    """A friend as the friends page shows them to ``viewer``."""
+
+    user: AbstractBaseUser
+    #: None when the friend does not show whether they are online.
+    online: bool | None
+    #: The tables the friend has open that the viewer may open too.
+    tables: list[Table]
+
+
+def friend_rows(viewer: AbstractBaseUser) -> list[FriendRow]:
+    """The viewer's friends, online ones first, each with the tables the viewer may join or
+    watch (public ones, and private ones the viewer sits at, owns or is invited to)."""
+    friends = friends_of(viewer)
+    if not friends:
+        return []
+    choices = {p.user_id: p for p in Profile.objects.filter(user__in=friends)}
+    shown = [
+        f for f in friends if (choices.get(f.pk) or Profile(user=f)).online_to != Audience.NOBODY
+    ]
+    up = online([f.pk for f in shown])
+    mine = Q(is_private=False) | Q(owner=viewer) | Q(seats__user=viewer)
+    mine |= Q(invitations__to_user=viewer, invitations__status=Invitation.Status.PENDING)
+    at: dict[int, list[Table]] = {}
+    presences = (
+        Presence.objects.live()
+        .filter(user__in=[f.pk for f in shown if f.pk in up])
+        .filter(table__in=Table.objects.filter(mine).exclude(status=Table.Status.ABORTED))
+        .select_related("table")
+    )
+    for presence in presences:
+        tables = at.setdefault(presence.user_id, [])
+        if presence.table not in tables:
+            tables.append(presence.table)
+    rows = [FriendRow(f, (f.pk in up) if f in shown else None, at.get(f.pk, [])) for f in friends]
+    rows.sort(key=lambda row: (not row.online, row.user.username.lower()))
+    return rows

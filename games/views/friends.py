@@ -1,0 +1,184 @@
+"""Friends, invitations and the player's notifications: pages and the forms that answer them.
+
+Every action is a POST; a refusal comes back as a message and changes nothing. Answers made
+through htmx (a live notice's buttons) get the notice's replacement, or a redirect to the table.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+from friendship.models import FriendshipRequest
+
+from .. import live
+from ..models import Invitation, Profile
+from ..people import friends
+from ..records.together import records_with
+from ..tables import invitations
+from ..tables.rows import TableError
+from . import next_url
+
+
+class ChoicesForm(forms.ModelForm):
+    """Who may reach the player."""
+
+    class Meta:
+        model = Profile
+        fields = ["requests_from", "invitations_from", "online_to"]
+        labels = {
+            "requests_from": gettext_lazy("Who may send me friend requests"),
+            "invitations_from": gettext_lazy("Who may invite me to a table"),
+            "online_to": gettext_lazy("Who sees when I am online, and at which table"),
+        }
+
+
+@require_GET
+@login_required
+def friends_page(request: HttpRequest) -> HttpResponse:
+    """The player's friends with their presence and tables, requests waiting both ways, the
+    players they block, and who may reach them."""
+    rows = friends.friend_rows(request.user)
+    together = records_with(request.user, [row.user for row in rows])
+    return render(
+        request,
+        "games/friends.html",
+        {
+            "rows": [(row, together.get(row.user.pk)) for row in rows],
+            "incoming": FriendshipRequest.objects.filter(
+                to_user=request.user, rejected__isnull=True
+            ).select_related("from_user"),
+            "outgoing": FriendshipRequest.objects.filter(
+                from_user=request.user, rejected__isnull=True
+            ).select_related("to_user"),
+            "blocked": friends.blocked_by(request.user),
+            "choices": ChoicesForm(instance=friends.choices_of(request.user)),
+        },
+    )
+
+
+def _done(request: HttpRequest, action, *args) -> HttpResponse:
+    """Run a friends' ``action``; say what happened (or why not) and go back."""
+    try:
+        said = action(request.user, *args)
+    except friends.FriendError as error:
+        messages.error(request, str(error))
+    else:
+        if said:
+            messages.success(request, said)
+    return redirect(next_url(request, "friends"))
+
+
+@require_POST
+@login_required
+def send_request(request: HttpRequest) -> HttpResponse:
+    username = request.POST.get("username", "")[:150]
+
+    def ask(user, name):
+        said = friends.request_friend(user, name)
+        waiting = FriendshipRequest.objects.filter(
+            from_user=user, to_user__username__iexact=name, rejected__isnull=True
+        ).first()
+        if waiting is not None:
+            live.notice(waiting.to_user_id, "friend_request", waiting.pk)
+        return said
+
+    return _done(request, ask, username)
+
+
+@require_POST
+@login_required
+def answer_friend_request(request: HttpRequest, pk: int, answer: str) -> HttpResponse:
+    try:
+        said = friends.answer_request(request.user, pk, answer == "accept")
+    except friends.FriendError as error:
+        said = str(error)
+    if request.htmx:
+        return HttpResponse(format_html('<div class="notice" role="status"><p>{}</p></div>', said))
+    messages.info(request, said)
+    return redirect(next_url(request, "friends"))
+
+
+@require_POST
+@login_required
+def cancel_request(request: HttpRequest, pk: int) -> HttpResponse:
+    return _done(request, friends.cancel_request, pk)
+
+
+@require_POST
+@login_required
+def remove_friend(request: HttpRequest) -> HttpResponse:
+    return _done(request, friends.remove_friend, request.POST.get("username", "")[:150])
+
+
+@require_POST
+@login_required
+def block(request: HttpRequest) -> HttpResponse:
+    return _done(request, friends.block, request.POST.get("username", "")[:150])
+
+
+@require_POST
+@login_required
+def unblock(request: HttpRequest) -> HttpResponse:
+    return _done(request, friends.unblock, request.POST.get("username", "")[:150])
+
+
+@require_POST
+@login_required
+def save_choices(request: HttpRequest) -> HttpResponse:
+    form = ChoicesForm(request.POST, instance=friends.choices_of(request.user))
+    if form.is_valid():
+        form.save()
+        messages.success(request, _("Saved."))
+    else:
+        messages.error(request, _("Those choices could not be saved."))
+    return redirect("friends")
+
+
+@require_GET
+@login_required
+def notifications(request: HttpRequest) -> HttpResponse:
+    """Invitations and friend requests waiting for the player's answer."""
+    return render(
+        request,
+        "games/notifications.html",
+        {
+            "waiting": invitations.waiting_for(request.user),
+            "incoming": FriendshipRequest.objects.filter(
+                to_user=request.user, rejected__isnull=True
+            ).select_related("from_user"),
+        },
+    )
+
+
+@require_POST
+@login_required
+def answer_invitation(request: HttpRequest, pk: int, answer: str) -> HttpResponse:
+    """Accept (to the table, seated) or decline an invitation; the inviter is told."""
+    try:
+        invitation, why = invitations.answer(pk, request.user, answer == "accept")
+    except TableError as error:
+        said, to_table = str(error), None
+    else:
+        live.notice(invitation.from_user_id, "answer", invitation.pk)
+        if invitation.status == Invitation.Status.ACCEPTED:
+            live.notify.announce(invitation.table_id, lobby=True)
+        said = why or (
+            "" if invitation.status == Invitation.Status.ACCEPTED else _("Invitation declined.")
+        )
+        to_table = None if why or answer != "accept" else invitation.table
+    if to_table is not None:
+        if request.htmx:
+            return HttpResponseClientRedirect(to_table.get_absolute_url())
+        return redirect(to_table)
+    if request.htmx:
+        return HttpResponse(format_html('<div class="notice" role="status"><p>{}</p></div>', said))
+    messages.info(request, said)
+    return redirect("notifications")
