@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import live
-from .models import ChatMessage, Match, Move, Report, Sanction, Table
+from .models import ChatMessage, Invitation, Match, Move, Report, Sanction, Table
 from .people import moderation
 
 User = get_user_model()
@@ -362,3 +362,15 @@ class SanctionAdmin(ReadOnlyAdmin):
     list_filter = ("kind", "created_at")
     search_fields = ("user__username", "reason")
     list_select_related = ("user", "created_by")
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Invitations to tables: moderators see them and remove any that abuse a player."""
+
+    list_display = ("created_at", "from_user", "to_user", "table", "seat", "status")
+    list_filter = ("status", "created_at")
+    search_fields = ("from_user__username", "to_user__username")
+    list_select_related = ("from_user", "to_user", "table")
+    raw_id_fields = ("from_user", "to_user", "table")
+    ordering = ("-created_at",)

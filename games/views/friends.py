@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -101,7 +100,7 @@ def answer_friend_request(request: HttpRequest, pk: int, answer: str) -> HttpRes
     except friends.FriendError as error:
         said = str(error)
     if request.htmx:
-        return HttpResponse(format_html('<div class="notice" role="status"><p>{}</p></div>', said))
+        return render(request, "games/partials/notice_said.html", {"said": said})
     messages.info(request, said)
     return redirect(next_url(request, "friends"))
 
@@ -179,6 +178,6 @@ def answer_invitation(request: HttpRequest, pk: int, answer: str) -> HttpRespons
             return HttpResponseClientRedirect(to_table.get_absolute_url())
         return redirect(to_table)
     if request.htmx:
-        return HttpResponse(format_html('<div class="notice" role="status"><p>{}</p></div>', said))
+        return render(request, "games/partials/notice_said.html", {"said": said})
     messages.info(request, said)
     return redirect("notifications")
