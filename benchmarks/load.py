@@ -334,6 +334,8 @@ class PacedTable:
         self.settled = asyncio.Event()
         self.closing = False
         self.over = False
+        #: Each player's notice socket, open beside the table's (``--notice-sockets``).
+        self.notice_sockets: list[Any] = []
 
     # What each kind of table sends and how it reads frames.
     def parse(self, client: Client, frame: str) -> None:
@@ -488,13 +490,20 @@ async def open_socket(url: str, cookie: str | None) -> Any:
 
 
 async def open_table(
-    table: PacedTable, urls: list[str], cookies: list[str | None], gate: Any
+    table: PacedTable,
+    urls: list[str],
+    cookies: list[str | None],
+    gate: Any,
+    notices: bool = False,
 ) -> None:
     """Connect a table's four clients (``urls``: each one's socket address) and start reading
-    their frames."""
+    their frames; with ``notices``, each also opens the notice socket every page holds."""
     for index, (url, cookie) in enumerate(zip(urls, cookies, strict=True)):
         async with gate:
             socket = await open_socket(url, cookie)
+            if notices:
+                base = url.split("/ws/", 1)[0]
+                table.notice_sockets.append(await open_socket(base + "/ws/notices/", cookie))
         client = Client(table, index, socket)
         table.clients.append(client)
         if isinstance(table, FloorTable):
@@ -563,6 +572,7 @@ async def run_step(
     seed: int,
     say: Any = None,
     bot_seatings: list[Seating] = (),  # type: ignore[assignment]
+    notices: bool = False,
 ) -> list[StepResult]:
     """Connect every table of the step, drive it for ``duration`` seconds, close, summarise
     (``say``: told when the measured window starts, for a profiler to attach then).
@@ -592,7 +602,7 @@ async def run_step(
             cookies = list(seated.cookies)
         tables_.append(table)
         urls = [bases[(4 * number + i) % len(bases)] + path for i, path in enumerate(paths)]
-        openings.append(open_table(table, urls, cookies, gate))
+        openings.append(open_table(table, urls, cookies, gate, notices and kind == "real"))
     loop = asyncio.get_running_loop()
     try:
         results = await asyncio.gather(*openings, return_exceptions=True)
@@ -685,6 +695,7 @@ async def close_tables(tables_: list[PacedTable]) -> None:
     for table in tables_:
         table.closing = True
         closings += [client.socket.close() for client in table.clients]
+        closings += [socket.close() for socket in table.notice_sockets]
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(asyncio.gather(*closings, return_exceptions=True), 10)
 
@@ -829,6 +840,7 @@ def run(
     real: bool = True,
     bot_tables: int = 0,
     bot_level: str = "expert",
+    notices: bool = False,
 ) -> Report:
     """Run the sweep: per step, the floor (when ``floor``) and then the real tables (when
     ``real``; the floor alone finds the floor's own knee without overloading the real path).
@@ -867,7 +879,18 @@ def run(
                 say(f"step {count} tables: {kind}")
                 bots = seat_bot_tables(cookies, bot_tables, bot_level) if kind == "real" else []
                 steps = asyncio.run(
-                    run_step(kind, bases, seatings, pace, duration, pids, seed + number, say, bots)
+                    run_step(
+                        kind,
+                        bases,
+                        seatings,
+                        pace,
+                        duration,
+                        pids,
+                        seed + number,
+                        say,
+                        bots,
+                        notices,
+                    )
                 )
                 for step in steps:
                     report.steps.append(step)

@@ -5,6 +5,7 @@ under My tables, and resume it. A player they block can do none of it."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from games.models import Seat, Table
@@ -26,6 +27,7 @@ def no_serious_violations(page: Page) -> None:
         assert not found, f"{page.url} at {width}x{height}: {found}"
 
 
+@pytest.mark.services
 def test_friends_meet_invite_play_and_come_back(live_server_url, new_page):
     base = live_server_url
     ana, bob, eve = new_page(), new_page(), new_page()

@@ -27,7 +27,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from benchmarks import belote_bots, grabush_bots, lobby, move_path, review
+from benchmarks import belote_bots, grabush_bots, lobby, move_path, notices, review
 from benchmarks import engines as engine_bench
 from benchmarks.management.commands.loadtest import rerun_on_own_database
 
@@ -40,7 +40,9 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("what", choices=["engines", "bots", "lobby", "review", "moves"])
+        parser.add_argument(
+            "what", choices=["engines", "bots", "lobby", "review", "moves", "notices"]
+        )
         parser.add_argument("--deals", type=int, default=200, help="review: deals reviewed")
         parser.add_argument("--seconds", type=float, default=3.0, help="engines: time per run")
         parser.add_argument("--seed", type=int, default=1)
@@ -88,11 +90,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--top", type=int, default=move_path.TOP, help="moves: functions --profile lists"
         )
+        parser.add_argument("--rounds", type=int, default=40, help="notices: invitations sent")
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["what"] == "lobby":
             result: Any = self.bench_lobby(options)
+        elif options["what"] == "notices":
+            result = self.bench_notices(options)
         elif options["what"] == "moves":
             result = self.bench_moves(options)
         elif options["what"] == "review":
@@ -150,6 +155,16 @@ class Command(BaseCommand):
             say=lambda text: self.stderr.write(text),
         )
         self.stdout.write(lobby.format_result(result))
+        return result.as_dict()
+
+    def bench_notices(self, options: dict[str, Any]) -> dict[str, Any] | None:
+        """Time invitations reaching an open page (None: it ran in a copy of this command)."""
+        if "DATABASE_URL" not in os.environ:
+            rerun_on_own_database("bench")
+            return None
+        call_command("migrate", verbosity=0, interactive=False)
+        result = notices.run(rounds=options["rounds"], say=lambda text: self.stderr.write(text))
+        self.stdout.write(notices.format_result(result))
         return result.as_dict()
 
     def bench_moves(self, options: dict[str, Any]) -> dict[str, Any]:

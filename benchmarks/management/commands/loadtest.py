@@ -58,6 +58,11 @@ class Command(BaseCommand):
             "players (reported as 'bots': the human's move to their own update)",
         )
         parser.add_argument("--bot-level", default="expert", help="the computer players' level")
+        parser.add_argument(
+            "--notice-sockets",
+            action="store_true",
+            help="each player also holds the notice socket every page of the site opens",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", help="also write the results to this JSON file")
 
@@ -92,6 +97,7 @@ class Command(BaseCommand):
             servers=options["servers"],
             bot_tables=options["bot_tables"],
             bot_level=options["bot_level"],
+            notices=options["notice_sockets"],
             seed=options["seed"],
             say=lambda text: self.stderr.write(text),
         )
