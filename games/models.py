@@ -606,6 +606,8 @@ class Profile(models.Model):
     online_to = models.CharField(
         _("shown online to"), max_length=10, choices=Audience.choices, default=Audience.FRIENDS
     )
+    #: Whether an invitation is also sent to the account's e-mail address.
+    email_invitations = models.BooleanField(_("invitations by e-mail"), default=False)
 
     class Meta:
         verbose_name = _("profile")

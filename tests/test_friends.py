@@ -179,3 +179,29 @@ def test_the_pages_answer_and_refuse_by_post_only(client):
     request = FriendshipRequest.objects.get()
     client.post(reverse("answer_friend_request", args=[request.pk, "accept"]))
     assert friends.are_friends(ana, bob)
+
+
+def test_an_invitation_is_mailed_to_a_friend_who_chose_so_in_their_language(client, mailoutbox):
+    ana, bob, cid = make_players(3)
+    befriend(ana, bob)
+    befriend(ana, cid)
+    table = waiting_table(ana)
+    client.force_login(bob)
+    refused = client.post(reverse("friend_choices"), {**CHOICES, "email_invitations": "on"})
+    assert refused.status_code == 302 and not Profile.objects.filter(user=bob).exists()
+    client.post(
+        reverse("friend_choices"),
+        {**CHOICES, "email_invitations": "on", "email": "bob@example.org"},
+    )
+    Profile.objects.filter(user=bob).update(language="bg")
+    client.force_login(ana)
+    for friend in (bob, cid):  # cid did not ask for mail
+        answer = client.post(reverse("invite_friend", args=[table.code]), {"username": friend})
+        assert "Invitation sent" in answer.content.decode()
+    [mail] = mailoutbox
+    assert mail.to == ["bob@example.org"]
+    assert mail.subject == "player0 те кани на маса за Белот."
+    assert table.get_absolute_url() in mail.body
+
+
+CHOICES = {"requests_from": "everyone", "invitations_from": "friends", "online_to": "friends"}

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 
+from ..catalog import get_game
 from ..models import MatchPlayer, Outcome
 
 
@@ -14,7 +15,7 @@ from ..models import MatchPlayer, Outcome
 class Together:
     """The viewer's record with one other player, per game."""
 
-    #: game -> [won, lost] on the same side.
+    #: game (its name in the active language) -> [won, lost] on the same side.
     along: dict[str, list[int]] = field(default_factory=dict)
     #: game -> [won, lost] by the viewer against them.
     against: dict[str, list[int]] = field(default_factory=dict)
@@ -37,7 +38,7 @@ def records_with(viewer: AbstractBaseUser, others: list[AbstractBaseUser]) -> di
     for player in theirs:
         me = mine[player.match_id]
         record = records.setdefault(player.user_id, Together())
-        game = player.match.game
+        game = str(get_game(player.match.game).label)
         side = record.along if (me.seat - player.seat) % 2 == 0 else record.against
         counts = side.setdefault(game, [0, 0])
         if me.outcome == Outcome.WIN:

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ..models import Invitation, Table
@@ -103,6 +105,23 @@ def answer(invitation_id: int, user: AbstractBaseUser, accept: bool) -> tuple[In
                 index = next(s.index for s in seats if s.is_free)
             seating.take_seat(table.pk, user, index)
         return invitation, ""
+
+
+def mail(invitation: Invitation, table_url: str) -> bool:
+    """E-mail the invitation to its friend, if they chose so (in their language); returns
+    whether a mail went out."""
+    friend = invitation.to_user
+    choices = friends.choices_of(friend)
+    if not choices.email_invitations or not friend.email:
+        return False
+    with translation.override(choices.language or settings.LANGUAGE_CODE):
+        values = {
+            "name": invitation.from_user.get_username(),
+            "game": invitation.table.get_game_display(),
+        }
+        subject = _("%(name)s invites you to a %(game)s table.") % values
+        body = _("Come and play: %(url)s") % {"url": table_url}
+    return bool(send_mail(subject, body, None, [friend.email], fail_silently=True))
 
 
 @dataclass

@@ -27,16 +27,36 @@ from . import next_url
 
 
 class ChoicesForm(forms.ModelForm):
-    """Who may reach the player."""
+    """Who may reach the player, and whether invitations also come by e-mail (to the
+    account's address, kept on the account)."""
+
+    email = forms.EmailField(label=gettext_lazy("E-mail address"), required=False)
 
     class Meta:
         model = Profile
-        fields = ["requests_from", "invitations_from", "online_to"]
+        fields = ["requests_from", "invitations_from", "online_to", "email_invitations"]
         labels = {
             "requests_from": gettext_lazy("Who may send me friend requests"),
             "invitations_from": gettext_lazy("Who may invite me to a table"),
             "online_to": gettext_lazy("Who sees when I am online, and at which table"),
+            "email_invitations": gettext_lazy("Also e-mail me my invitations"),
         }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["email"].initial = self.instance.user.email
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("email_invitations") and not data.get("email"):
+            self.add_error("email", _("Give the address the invitations go to."))
+        return data
+
+    def save(self, commit: bool = True) -> Profile:
+        user = self.instance.user
+        user.email = self.cleaned_data["email"]
+        user.save(update_fields=["email"])
+        return super().save(commit)
 
 
 @require_GET

@@ -183,6 +183,7 @@ def invite_friend(request: HttpRequest, code: str) -> HttpResponse:
     except TableError as error:
         return HttpResponse(escape(str(error)))
     live.notice(invitation.to_user_id, "invitation", invitation.pk)
+    invitations.mail(invitation, request.build_absolute_uri(table.get_absolute_url()))
     return HttpResponse(
         escape(_("Invitation sent to %(name)s.") % {"name": invitation.to_user.username})
     )

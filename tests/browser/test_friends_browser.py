@@ -44,6 +44,7 @@ def test_friends_meet_invite_play_and_come_back(live_server_url, new_page):
     expect(bob.locator("#notices")).to_contain_text("You and ana are friends now.")
 
     # Each sees the other online on the friends page.
+    expect(bob.locator(".notices-live")).to_have_attribute("data-connected", "true")
     ana.goto(base + "/friends/")
     expect(ana.locator(".friend", has_text="bob")).to_contain_text("online")
     no_serious_violations(ana)
@@ -82,9 +83,21 @@ def test_friends_meet_invite_play_and_come_back(live_server_url, new_page):
     ana.goto(base + "/u/ana/")
     expect(ana.locator(".my-tables")).to_contain_text("waiting for players")
 
-    # Ana blocks Eve: Eve can't ask, isn't offered, can't sit at Ana's private table.
+    # Eve is Ana's friend too, until Ana blocks her: then Eve no longer sees Ana, isn't offered
+    # at Ana's table, can't ask again and can't sit at Ana's private table.
+    request_friend(eve, base, "ana")
+    ana.goto(base + "/friends/")
+    ana.locator("form", has_text="Accept").first.get_by_role("button", name="Accept").click()
+    expect(ana.locator(".notices-live")).to_have_attribute("data-connected", "true")
+    eve.goto(base + "/friends/")
+    expect(eve.locator(".friend", has_text="ana")).to_contain_text("online")
     ana.goto(base + "/u/eve/")
     ana.get_by_role("button", name="Block").click()
+    eve.goto(base + "/friends/")
+    expect(eve.locator(".friend")).to_have_count(0)
+    ana.goto(base + table.get_absolute_url())
+    expect(ana.locator(".invite-friends")).to_contain_text("bob")
+    expect(ana.locator(".invite-friends")).not_to_contain_text("eve")
     request_friend(eve, base, "ana")
     expect(eve.locator(".messages")).to_contain_text("You cannot send ana a friend request.")
     eve.goto(base + table.get_absolute_url())
