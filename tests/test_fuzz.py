@@ -331,7 +331,7 @@ OK_STATUSES = {200, 302, 400, 403, 404, 405, 429}
 @FUZZ_FORMS
 @given(data=form_data("username", "email", "password1", "password2"))
 def test_fuzzing_sign_up(transactional_db, data):
-    valid = SignupForm(data).is_valid()
+    valid = SignupForm(QueryDict(urlencode(data, doseq=True))).is_valid()  # as the view gets it
     users = get_user_model().objects.count()
     response = Client().post("/signup/", data)
     assert response.status_code in OK_STATUSES
@@ -399,7 +399,7 @@ def test_fuzzing_reports(table_setup, data, kind):
     client = Client()
     client.force_login(spectator)
     for url in (f"/report/player/{owner.username}/", f"/t/{table.code}/report/{message.pk}/"):
-        valid = ReportForm(data).is_valid()
+        valid = ReportForm(QueryDict(urlencode(data, doseq=True))).is_valid()
         reports = Report.objects.count()
         response = client.post(url, data)
         assert response.status_code in OK_STATUSES

@@ -34,7 +34,7 @@ def test_an_invited_friend_signs_up_and_sits_at_the_table(live_server_url, new_p
     host.get_by_role("button", name="Copy invite link").click()
     expect(host.get_by_role("status").filter(has_text="Copied")).to_be_visible()
     invite = host.evaluate("navigator.clipboard.readText()")
-    assert invite == host.url
+    assert invite == host.url + "?from=host"  # the link names who sent it
 
     friend = new_page()
     friend.goto(invite)  # not logged in: who invites them, Sign up first
@@ -50,3 +50,9 @@ def test_an_invited_friend_signs_up_and_sits_at_the_table(live_server_url, new_p
     expect(friend.locator("#connection")).to_have_text("Connected")
     friend.get_by_role("button", name="Sit in seat 2").click()
     expect(host.locator("#seats")).to_contain_text("friend")
+    # One click each, and they are friends.
+    friend.get_by_role("button", name="Add host as a friend").click()
+    host.locator("#notices .notice", has_text="friend wants to be your friend").get_by_role(
+        "button", name="Accept"
+    ).click()
+    expect(host.locator("#notices")).to_contain_text("You and friend are friends now.")

@@ -24,15 +24,18 @@ def test_the_others_last_turns_are_on_the_board(live_server_url, new_page):
     expect(page.locator("#connection")).to_have_text("Connected")
     page.get_by_role("button", name="Fill empty seats with computers").click()
     page.get_by_role("button", name="Start the match").click()
-    # My turn: end it with a table card, and wait for the turn to come round again.
+    # My turn: end it with a table card, and wait for the turn to come round again: each of
+    # the others has then finished a turn, and says so.
     expect(page.locator("#my-area .hand .source").first).to_be_visible()
     page.locator("#my-area .hand .source").first.click()
-    page.locator(".slot-target").first.click()
-    expect(page.locator("#my-area .hand .source")).to_have_count(0)
-    expect(page.locator("#my-area .hand .source").first).to_be_visible()
-
+    target = page.locator(".slot-target").first
+    expect(target).to_be_visible()
+    target.click()
+    expect(page.locator(".gplayer.me .slot .playing-card").first).to_be_visible()
     others = page.locator(".gplayers.others .gplayer")
     expect(others).to_have_count(3)
+    expect(others.locator(".last-turn-label")).to_have_text(["Last turn:"] * 3)
+    expect(page.locator("#my-area .hand .source").first).to_be_visible()
     heads = others.locator(".player-name").all_inner_texts()
     assert [head.split(" ·")[0] for head in heads] == ["Ivan", "Elena", "Georgi"]  # seats 2-4
     assert "(opponent)" in heads[0] and "(partner)" in heads[1] and "(opponent)" in heads[2]
