@@ -22,7 +22,18 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import live
-from .models import ChatMessage, Invitation, Match, Move, Report, Sanction, Table
+from .models import (
+    Announcement,
+    ChatMessage,
+    Club,
+    Invitation,
+    Match,
+    Membership,
+    Move,
+    Report,
+    Sanction,
+    Table,
+)
 from .people import moderation
 
 User = get_user_model()
@@ -374,3 +385,45 @@ class InvitationAdmin(admin.ModelAdmin):
     list_select_related = ("from_user", "to_user", "table")
     raw_id_fields = ("from_user", "to_user", "table")
     ordering = ("-created_at",)
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    """Clubs: a moderator hides one (nobody else sees it) or shows it again."""
+
+    list_display = ("name", "access", "created_by", "created_at", "hidden")
+    list_filter = ("hidden", "access")
+    search_fields = ("name", "created_by__username")
+    raw_id_fields = ("created_by",)
+    actions = ("hide", "show")
+
+    @admin.action(description=_("Hide the selected clubs"), permissions=["change"])
+    def hide(self, request: HttpRequest, queryset: QuerySet[Club]) -> None:
+        queryset.update(hidden=True)
+
+    @admin.action(description=_("Show the selected clubs again"), permissions=["change"])
+    def show(self, request: HttpRequest, queryset: QuerySet[Club]) -> None:
+        queryset.update(hidden=False)
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("club", "user", "role", "status", "created_at")
+    list_filter = ("role", "status")
+    search_fields = ("club__name", "user__username")
+    raw_id_fields = ("club", "user")
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    """Club announcements: a moderator removes one from its club's page."""
+
+    list_display = ("club", "author", "created_at", "hidden", "text")
+    list_filter = ("hidden",)
+    search_fields = ("text", "club__name", "author__username")
+    raw_id_fields = ("club", "author")
+    actions = ("hide",)
+
+    @admin.action(description=_("Remove the selected announcements"), permissions=["change"])
+    def hide(self, request: HttpRequest, queryset: QuerySet[Announcement]) -> None:
+        queryset.update(hidden=True)

@@ -33,6 +33,102 @@ def new_seed() -> str:
     return fair_deals.derive_seed(fair_deals.new_secret(), [])
 
 
+class Club(models.Model):
+    """A group of players with its own members, tables, announcements and standings."""
+
+    class Access(models.TextChoices):
+        OPEN = "open", _("Open: anyone may join")
+        REQUEST = "request", _("By request: an admin accepts each member")
+        INVITATION = "invitation", _("By invitation only")
+
+    name = models.CharField(_("name"), max_length=60, unique=True)
+    description = models.TextField(_("description"), max_length=1000, blank=True)
+    #: The games the club plays (catalog names).
+    games = models.JSONField(_("games"), default=list)
+    access = models.CharField(
+        _("who may join"), max_length=12, choices=Access.choices, default=Access.REQUEST
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="clubs_created",
+        verbose_name=_("created by"),
+    )
+    #: Hidden by a moderator: nobody but moderators sees it.
+    hidden = models.BooleanField(_("hidden"), default=False)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("club", args=[self.pk])
+
+
+class Membership(models.Model):
+    """A player's place in a club: a member or an admin, or asking, invited or banned."""
+
+    class Role(models.TextChoices):
+        ADMIN = "admin", _("admin")
+        MEMBER = "member", _("member")
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("member")
+        REQUESTED = "requested", _("asks to join")
+        INVITED = "invited", _("invited")
+        BANNED = "banned", _("banned")
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("club")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memberships",
+        verbose_name=_("user"),
+    )
+    role = models.CharField(_("role"), max_length=8, choices=Role.choices, default=Role.MEMBER)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE
+    )
+    created_at = models.DateTimeField(_("since"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("membership")
+        verbose_name_plural = _("memberships")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club}"
+
+
+class Announcement(models.Model):
+    """An admin's announcement on the club's page."""
+
+    club = models.ForeignKey(
+        Club, on_delete=models.CASCADE, related_name="announcements", verbose_name=_("club")
+    )
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, verbose_name=_("author")
+    )
+    text = models.TextField(_("text"), max_length=1000)
+    hidden = models.BooleanField(_("hidden"), default=False)
+    created_at = models.DateTimeField(_("posted"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("announcement")
+        verbose_name_plural = _("announcements")
+
+    def __str__(self) -> str:
+        return self.text[:40]
+
+
 class Table(models.Model):
     """A place where a game is played; one match after another (rematches) on the same seats."""
 
@@ -54,6 +150,15 @@ class Table(models.Model):
         verbose_name=_("owner"),
     )
     is_private = models.BooleanField(_("private"), default=False)
+    #: A club's table: only the club's members see and join it.
+    club = models.ForeignKey(
+        Club,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tables",
+        verbose_name=_("club"),
+    )
     #: Seconds a player has for a move before a computer player moves for them (0: no timer).
     turn_seconds = models.PositiveSmallIntegerField(_("turn timer (seconds)"), default=0)
     #: Opened by "Play now": computers fill it, and later "Play now" players take their seats.

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from .people import languages
-from .views import accounts, fair, friends, health, history, home, reports, tables
+from .views import accounts, clubs, fair, friends, health, history, home, reports, tables
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -42,6 +42,15 @@ urlpatterns = [
     path("friends/choices/", friends.save_choices, name="friend_choices"),
     path("invitations/", friends.notifications, name="notifications"),
     path("invitations/<int:pk>/<str:answer>/", friends.answer_invitation, name="answer_invitation"),
+    path("clubs/", clubs.club_list, name="clubs"),
+    path("clubs/new/", clubs.create, name="new_club"),
+    path("clubs/<int:pk>/", clubs.club_page, name="club"),
+    path("clubs/<int:pk>/join/", clubs.join, name="join_club"),
+    path("clubs/<int:pk>/leave/", clubs.leave, name="leave_club"),
+    path("clubs/<int:pk>/invite/", clubs.invite, name="invite_to_club"),
+    path("clubs/<int:pk>/manage/", clubs.manage, name="manage_club"),
+    path("clubs/<int:pk>/announce/", clubs.announce, name="announce_in_club"),
+    path("clubs/<int:pk>/tables/new/", clubs.new_table, name="new_club_table"),
     path("language/", languages.set_language, name="set_language"),
     path("healthz", health.healthz, name="healthz"),
 ]

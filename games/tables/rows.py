@@ -19,7 +19,7 @@ from django.utils.translation import ngettext
 
 from ..catalog import get_game
 from ..engines import fair_deals
-from ..models import Seat, Table
+from ..models import Club, Seat, Table
 from . import limits
 
 
@@ -34,9 +34,10 @@ def create_table(
     *,
     is_private: bool,
     turn_seconds: int = 0,
+    club: Club | None = None,
 ) -> Table:
     """Open a new table with ``owner`` in its first seat and the others free (``turn_seconds``:
-    the turn timer, 0 for none)."""
+    the turn timer, 0 for none; ``club``: a club's table, private to its members)."""
     spec = get_game(game)
     with transaction.atomic():
         lock_account(owner)
@@ -46,8 +47,9 @@ def create_table(
             game=game,
             options=options,
             owner=owner,
-            is_private=is_private,
+            is_private=is_private or club is not None,
             turn_seconds=turn_seconds,
+            club=club,
         )
         Seat.objects.bulk_create(
             Seat(table=table, index=index, user=owner if index == 0 else None)

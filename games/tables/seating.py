@@ -10,6 +10,7 @@ from friendship.models import Block
 
 from ..catalog import get_game
 from ..models import Seat, Table
+from ..people import clubs
 from .quick import leave_quick_table
 from .rows import (
     TableError,
@@ -44,6 +45,8 @@ def take_seat(table_id: int, user: AbstractBaseUser, index: int, contribution: s
             raise TableError(_("That seat is taken."))
         if table.is_private and Block.objects.filter(blocker=table.owner_id, blocked=user).exists():
             raise TableError(_("You cannot sit at this private table."))
+        if not clubs.may_sit(table, user):
+            raise TableError(_("Only the club's members can sit at this table."))
         for seat in seats:
             if seat.user_id == user.pk:
                 seat.user, seat.contribution = None, ""

@@ -1,0 +1,201 @@
+"""Clubs: the list, a club's page, and the forms of its members and admins (all POST; a
+refusal comes back as a message and changes nothing)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from .. import live
+from ..catalog import all_games, get_game
+from ..models import Club
+from ..people import clubs
+from ..tables.rows import TableError, create_table
+
+
+class ClubForm(forms.Form):
+    """A new club."""
+
+    name = forms.CharField(label=gettext_lazy("Club name"), max_length=60)
+    description = forms.CharField(
+        label=gettext_lazy("Description"),
+        max_length=1000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    games = forms.MultipleChoiceField(
+        label=gettext_lazy("Games"),
+        choices=lambda: [(game.name, game.label) for game in all_games()],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    access = forms.ChoiceField(
+        label=gettext_lazy("Who may join"), choices=Club.Access.choices, initial="request"
+    )
+
+
+def _club(pk: int, user) -> Club:
+    club = get_object_or_404(Club, pk=pk)
+    if club.hidden and not user.is_staff:
+        raise Http404
+    return club
+
+
+@require_GET
+@login_required
+def club_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "games/clubs/list.html", {**clubs.clubs_page(request.user), "form": ClubForm()}
+    )
+
+
+@require_POST
+@login_required
+def create(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST)
+    if not form.is_valid():
+        return render(
+            request,
+            "games/clubs/list.html",
+            {**clubs.clubs_page(request.user), "form": form},
+            status=400,
+        )
+    try:
+        club = clubs.create_club(request.user, **form.cleaned_data)
+    except clubs.ClubError as error:
+        form.add_error("name", str(error))
+        return render(
+            request,
+            "games/clubs/list.html",
+            {**clubs.clubs_page(request.user), "form": form},
+            status=400,
+        )
+    return redirect(club)
+
+
+@require_GET
+@login_required
+def club_page(request: HttpRequest, pk: int) -> HttpResponse:
+    club = _club(pk, request.user)
+    member = clubs.is_member(club, request.user)
+    return render(
+        request,
+        "games/clubs/club.html",
+        {
+            "club": club,
+            "mine": clubs.membership(club, request.user),
+            "is_member": member,
+            "is_admin": clubs.is_admin(club, request.user),
+            "announcements": club.announcements.filter(hidden=False)
+            .select_related("author")
+            .order_by("-created_at")[:20],
+            "tables": clubs.club_tables(club) if member else [],
+            "standings": clubs.standings(club),
+            "games": [get_game(name) for name in club.games if name in _game_names()],
+            **clubs.members_page(club, request.user),
+        },
+    )
+
+
+def _game_names() -> set[str]:
+    return {game.name for game in all_games()}
+
+
+def _done(request: HttpRequest, club: Club, action, *args) -> HttpResponse:
+    """Run a club ``action``; say what happened (or why not) and show the club again."""
+    try:
+        said = action(*args)
+    except (clubs.ClubError, TableError) as error:
+        messages.error(request, str(error))
+    else:
+        if isinstance(said, str) and said:
+            messages.success(request, said)
+    return redirect(club)
+
+
+@require_POST
+@login_required
+def join(request: HttpRequest, pk: int) -> HttpResponse:
+    club = _club(pk, request.user)
+    return _done(request, club, clubs.join, club, request.user)
+
+
+@require_POST
+@login_required
+def leave(request: HttpRequest, pk: int) -> HttpResponse:
+    club = _club(pk, request.user)
+    try:
+        clubs.leave(club, request.user)
+    except clubs.ClubError as error:
+        messages.error(request, str(error))
+        return redirect(club)
+    messages.success(request, _("You left %(club)s.") % {"club": club})
+    return redirect("clubs")
+
+
+@require_POST
+@login_required
+def invite(request: HttpRequest, pk: int) -> HttpResponse:
+    club = _club(pk, request.user)
+    name = request.POST.get("username", "")[:150]
+
+    def invited() -> str:
+        clubs.invite(club, request.user, name)
+        return _("%(name)s is invited.") % {"name": name}
+
+    return _done(request, club, invited)
+
+
+@require_POST
+@login_required
+def manage(request: HttpRequest, pk: int) -> HttpResponse:
+    club = _club(pk, request.user)
+    return _done(
+        request,
+        club,
+        clubs.manage,
+        club,
+        request.user,
+        request.POST.get("username", "")[:150],
+        request.POST.get("action", ""),
+    )
+
+
+@require_POST
+@login_required
+def announce(request: HttpRequest, pk: int) -> HttpResponse:
+    club = _club(pk, request.user)
+
+    def posted() -> str:
+        clubs.announce(club, request.user, request.POST.get("text", "")[:1000])
+        return _("Announcement posted.")
+
+    return _done(request, club, posted)
+
+
+@require_POST
+@login_required
+def new_table(request: HttpRequest, pk: int) -> HttpResponse:
+    """Open a table of one of the club's games for its members only."""
+    club = _club(pk, request.user)
+    game = request.POST.get("game", "")
+    if not clubs.is_member(club, request.user):
+        messages.error(request, _("Only the club's members can open its tables."))
+        return redirect(club)
+    if game not in club.games or game not in _game_names():
+        messages.error(request, _("This club does not play that game."))
+        return redirect(club)
+    fields = get_game(game).options_form.base_fields
+    options = {name: field.initial for name, field in fields.items()}
+    try:
+        table = create_table(request.user, game, options, is_private=True, club=club)
+    except TableError as error:
+        messages.error(request, str(error))
+        return redirect(club)
+    live.announce(lobby=True)
+    return redirect(table)

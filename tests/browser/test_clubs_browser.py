@@ -1,0 +1,53 @@
+"""A club through the real server: one player founds it, another joins, a club table is opened
+for the members, and the club's page shows members online, the announcement and the table;
+axe-core clean at both sizes."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Table
+
+from .steps import sign_up
+from .test_friends_browser import no_serious_violations
+
+
+@pytest.mark.services
+def test_a_club_with_its_members_table_and_announcement(live_server_url, new_page):
+    base = live_server_url
+    ana, bob = new_page(), new_page()
+    sign_up(ana, base, "ana")
+    sign_up(bob, base, "bob")
+    ana.get_by_role("link", name="Clubs").click()
+    ana.get_by_label("Club name").fill("Tuesday Belote")
+    ana.get_by_label("Belote").check()
+    ana.get_by_label("Who may join").select_option("open")
+    ana.get_by_role("button", name="Found the club").click()
+    expect(ana.get_by_role("heading", level=1)).to_have_text("Tuesday Belote")
+    ana.get_by_label("New announcement").fill("Tuesdays at eight.")
+    ana.get_by_role("button", name="Post").click()
+    expect(ana.locator(".announcements")).to_contain_text("Tuesdays at eight.")
+
+    bob.goto(base + "/clubs/")
+    bob.get_by_role("link", name="Tuesday Belote").click()
+    bob.get_by_role("button", name="Join the club").click()
+    expect(bob.locator(".messages")).to_contain_text("Welcome to Tuesday Belote!")
+    bob.get_by_role("button", name="Open a club table").click()
+    expect(bob.locator("#connection")).to_have_text("Connected")
+    table = Table.objects.get()
+    assert table.club.name == "Tuesday Belote" and table.is_private
+
+    ana.reload()
+    expect(ana.locator(".notices-live")).to_have_attribute("data-connected", "true")
+    tables = ana.get_by_role("region", name="The club's tables")
+    expect(tables).to_contain_text("bob")
+    members = ana.get_by_role("region", name="Members")
+    expect(members).to_contain_text("bob")
+    no_serious_violations(ana)
+    tables.get_by_role("link", name="Join").click()
+    expect(ana.locator("#connection")).to_have_text("Connected")
+    ana.get_by_role("button", name="Sit in seat 2").click()
+    expect(ana.locator("#seats")).to_contain_text("ana (you)")
+    ana.goto(base + "/clubs/")
+    no_serious_violations(ana)

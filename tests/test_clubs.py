@@ -1,0 +1,140 @@
+"""Clubs: joining by the club's rule, what admins may do, tables for members only, standings
+among members; every refusal changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Club, Match, Membership, Table
+from games.people import clubs
+from games.people.clubs import ClubError
+from games.tables import play, rows, seating
+from games.tables.rows import TableError
+
+from .factories import OPTIONS, finish_match, make_players
+
+pytestmark = pytest.mark.django_db
+
+
+def club_of(founder, access=Club.Access.OPEN) -> Club:
+    return clubs.create_club(founder, "Tuesday Belote", "", ["belote"], access)
+
+
+def test_the_founder_is_the_first_admin_and_names_are_unique():
+    ana, bob = make_players(2)
+    club = club_of(ana)
+    assert clubs.is_admin(club, ana) and clubs.clubs_of(ana) == [club]
+    with pytest.raises(ClubError, match="already"):
+        clubs.create_club(bob, "tuesday belote", "", ["belote"], Club.Access.OPEN)
+
+
+@pytest.mark.parametrize(
+    ("access", "member", "said"),
+    [
+        (Club.Access.OPEN, True, "Welcome"),
+        (Club.Access.REQUEST, False, "request was sent"),
+    ],
+)
+def test_joining_follows_the_clubs_rule(access, member, said):
+    ana, bob = make_players(2)
+    club = club_of(ana, access)
+    assert said in clubs.join(club, bob)
+    assert clubs.is_member(club, bob) is member
+    if not member:
+        assert "member now" in clubs.manage(club, ana, bob.username, "accept")
+        assert clubs.is_member(club, bob)
+
+
+def test_a_club_by_invitation_takes_only_the_invited():
+    ana, bob, cid = make_players(3)
+    club = club_of(ana, Club.Access.INVITATION)
+    with pytest.raises(ClubError, match="invitation only"):
+        clubs.join(club, bob)
+    clubs.invite(club, ana, cid.username)
+    assert not clubs.is_member(club, cid)
+    clubs.join(club, cid)
+    assert clubs.is_member(club, cid)
+    with pytest.raises(ClubError, match="Only the club's admins"):
+        clubs.invite(club, cid, bob.username)
+
+
+def test_a_banned_member_cannot_come_back_and_a_banned_account_has_no_rights():
+    ana, bob, cid = make_players(3)
+    club = club_of(ana)
+    clubs.join(club, bob)
+    clubs.manage(club, ana, bob.username, "ban")
+    with pytest.raises(ClubError, match="removed you"):
+        clubs.join(club, bob)
+    clubs.join(club, cid)
+    clubs.manage(club, ana, cid.username, "admin")
+    cid.is_active = False  # the site banned the account
+    cid.save()
+    assert not clubs.is_admin(club, cid) and not clubs.is_member(club, cid)
+    with pytest.raises(ClubError, match="Only the club's admins"):
+        clubs.announce(club, cid, "hello")
+
+
+def test_the_last_admin_cannot_leave_members_behind():
+    ana, bob = make_players(2)
+    club = club_of(ana)
+    clubs.join(club, bob)
+    with pytest.raises(ClubError, match="another member an admin"):
+        clubs.leave(club, ana)
+    clubs.manage(club, ana, bob.username, "admin")
+    clubs.leave(club, ana)
+    assert not Membership.objects.filter(club=club, user=ana).exists()
+
+
+def test_only_members_sit_at_a_club_table():
+    ana, bob = make_players(2)
+    club = club_of(ana)
+    table = rows.create_table(ana, "belote", OPTIONS, is_private=False, club=club)
+    assert table.is_private  # a club's table is its members' only
+    with pytest.raises(TableError, match="club's members"):
+        seating.take_seat(table.pk, bob, 1)
+    clubs.join(club, bob)
+    assert seating.take_seat(table.pk, bob, 1)
+
+
+def test_standings_count_finished_matches_at_club_tables_by_player_and_partnership():
+    users = make_players(5)
+    club = club_of(users[0])
+    for user in users[1:]:
+        clubs.join(club, user)
+    table = rows.create_table(users[0], "belote", OPTIONS, is_private=True, club=club)
+    for index, user in enumerate(users[1:4], start=1):
+        seating.take_seat(table.pk, user, index)
+    play.start_match(table.pk, users[0])
+    finish_match(table, users[:4])
+    winner = Match.objects.get(table=table).result["winner"]
+    [belote] = clubs.standings(club)
+    lines = {line.name: (line.played, line.won) for line in belote.players}
+    assert lines["player0"] == (1, 1 if winner == 0 else 0)
+    assert "player4" not in lines  # did not play
+    pairs = {line.name: line.won for line in belote.pairs}
+    assert pairs == {"player0 & player2": int(winner == 0), "player1 & player3": int(winner == 1)}
+
+
+def test_the_pages(client):
+    ana, bob = make_players(2)
+    client.force_login(ana)
+    response = client.post(
+        reverse("new_club"), {"name": "Fridays", "games": ["belote"], "access": "open"}
+    )
+    club = Club.objects.get()
+    assert response.url == club.get_absolute_url()
+    client.post(reverse("announce_in_club", args=[club.pk]), {"text": "Friday at eight!"})
+    client.post(reverse("new_club_table", args=[club.pk]), {"game": "belote"})
+    assert Table.objects.get().club == club
+    client.force_login(bob)
+    page = client.get(club.get_absolute_url()).content.decode()
+    assert "Friday at eight!" in page and "Join the club" in page
+    assert "Open a club table" not in page  # not a member: no tables shown
+    client.post(reverse("join_club", args=[club.pk]))
+    page = client.get(club.get_absolute_url()).content.decode()
+    assert "Open a club table" in page and Table.objects.get().get_absolute_url() in page
+    assert client.post(reverse("new_club_table", args=[club.pk]), {"game": "chess"}).status_code
+    assert Table.objects.count() == 1
+    Club.objects.update(hidden=True)
+    assert client.get(club.get_absolute_url()).status_code == 404
