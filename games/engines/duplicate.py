@@ -1,0 +1,97 @@
+"""Duplicate Belote: the same deals at every table of a round, each deal scored on its own and
+compared with the same deal played in the same direction at every other table.
+
+Pure: no Django, randomness only from a seed (:mod:`games.engines.chance`).
+
+- A deal's score is what each team writes for it alone (:func:`deal_score`): the points hanging
+  from earlier deals are not added, a tied deal's hanging share scores nothing, a contra or
+  recontra multiplies as at any table, and a thrown-in deal scores nothing for either team.
+- Matchpoints (:func:`matchpoints`): a pair gets 1 for each pair it outscored on the deal in the
+  same direction (team 0's seats, or team 1's) at another table, ½ for each tie, 0 otherwise.
+  A pair's score on a deal is its written points minus its opponents'.
+- The movement (:func:`movement`): the pairs, padded with computer pairs to an even number of
+  at least four, meet by the circle method: each round a different opponent, and each pair sits
+  in each direction in half of its rounds, within one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any, TypeVar
+
+from . import chance
+from .belote_cards import CARDS
+
+K = TypeVar("K", bound=Hashable)
+
+#: A seat of the movement taken by a computer pair.
+COMPUTERS = -1
+
+
+def deal_score(result: Mapping[str, Any]) -> tuple[int, int]:
+    """A finished deal (a line of ``belote.deal_results``) scored on its own: (team 0, team 1)."""
+    if result["contract"] is None:
+        return (0, 0)
+    written = result["written"]
+    return (written[0], written[1])
+
+
+def matchpoints(scores: Mapping[K, float]) -> dict[K, float]:
+    """Each entry's matchpoints against all the others: 1 for each it outscored, ½ per tie."""
+    return {
+        key: sum(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0 for theirs in others)
+        for key, mine in scores.items()
+        for others in [[score for other, score in scores.items() if other != key]]
+    }
+
+
+def deal_matchpoints(tables: Mapping[K, tuple[int, int]]) -> dict[K, tuple[float, float]]:
+    """One deal played at several tables (each table's :func:`deal_score`): per table, the
+    matchpoints of the pair that sat as team 0 and of the pair that sat as team 1, each
+    compared with the same direction at every other table."""
+    as_team_0 = matchpoints({table: a - b for table, (a, b) in tables.items()})
+    as_team_1 = matchpoints({table: b - a for table, (a, b) in tables.items()})
+    return {table: (as_team_0[table], as_team_1[table]) for table in tables}
+
+
+def movement(pairs: int, rounds: int) -> list[list[tuple[int, int]]]:
+    """Per round, its tables as (pair sitting as team 0, pair sitting as team 1), pairs
+    numbered from 0 and :data:`COMPUTERS` for a computer pair filling in.
+
+    The pairs are padded with computer pairs to an even number of at least four (so that
+    every round has two tables or more to compare); the circle method gives each pair a new
+    opponent every round while there are new ones, and each pair sits as team 0 in half of
+    its rounds, within one.
+    """
+    if pairs < 1 or rounds < 1:
+        raise ValueError("an event needs at least one pair and one round")
+    count = max(4, pairs + pairs % 2)
+    seats = list(range(count))
+    as_team_0 = [0] * count  # rounds each seat has sat as team 0
+    result = []
+    for number in range(rounds):
+        tables = []
+        for index in range(count // 2):
+            one, other = seats[index], seats[count - 1 - index]
+            # Team 0 goes to whichever has sat there less (on a tie, by the round and table).
+            if (as_team_0[one], (number + index) % 2) > (as_team_0[other], 0):
+                one, other = other, one
+            as_team_0[one] += 1
+            tables.append(
+                (one if one < pairs else COMPUTERS, other if other < pairs else COMPUTERS)
+            )
+        result.append(tables)
+        seats = [seats[0], seats[-1], *seats[1:-1]]  # the circle turns, the first stays
+    return result
+
+
+def event_deals(seed: str, round_number: int, count: int) -> list[dict[str, Any]]:
+    """The deals of one round, the same at every table: each its ``dealer`` and its ``cards``
+    (32 codes, top first), drawn from the event's ``seed`` for ``duplicate/<round>/<deal>``."""
+    return [
+        {
+            "dealer": chance.below(seed, f"duplicate/{round_number}/{deal}/dealer", 4),
+            "cards": chance.shuffled(seed, f"duplicate/{round_number}/{deal}", CARDS),
+        }
+        for deal in range(count)
+    ]
