@@ -25,12 +25,12 @@ def test_belote_bench_plays_mirrored_pairs_and_judges_manners() -> None:
 
 
 def test_the_pairs_option() -> None:
-    assert belote_bots._pairs("normal-vs-easy=3,hard-vs-normal") == {
+    assert belote_bots.parse_pairs("normal-vs-easy=3,hard-vs-normal") == {
         "normal-vs-easy": 3,
         "hard-vs-normal": belote_bots.PAIRINGS["hard-vs-normal"][3],
     }
     with pytest.raises(argparse.ArgumentTypeError):
-        belote_bots._pairs("expert-vs-nobody=3")
+        belote_bots.parse_pairs("expert-vs-nobody=3")
 
 
 def test_grabush_bench_counts_and_formats() -> None:
@@ -67,3 +67,37 @@ def test_faults_where_possible_counts_each_players_faults(monkeypatch) -> None:
     assert sum(rates["careless"].values()) >= 1000
     assert rates["careful"] == dict.fromkeys(manners.CARD_FAULTS, 0.0)
     assert "careless" in belote_bots.format_faults(rates, 20)
+
+
+def test_duplicate_deals_play_each_deal_twice_with_the_teams_swapped(monkeypatch) -> None:
+    played: list[tuple[list[str], list[str], int]] = []
+    real = belote_bots.play_deal
+
+    def watched(names, deck, dealer, budget, seed):
+        played.append((list(names), list(deck), dealer))
+        return real(names, deck, dealer, budget, seed)
+
+    monkeypatch.setattr(belote_bots, "play_deal", watched)
+    result = belote_bots.duplicate_deals({"normal-vs-easy": 2}, 0.005, 1, seed=4)
+    row = result["pairings"]["normal-vs-easy"]
+    assert row["deal_pairs"] == 2
+    low, high = row["interval"]
+    assert low <= row["mean_difference"] <= high
+    # Each deal twice: the same cards and dealer, normal on team 0 and then on team 1.
+    assert len(played) == 4
+    for first, second in (played[0:2], played[2:4]):
+        assert first[1:] == second[1:]
+        assert first[0] == ["normal", "easy"] * 2 and second[0] == ["easy", "normal"] * 2
+    assert "normal-vs-easy: 2 deal pairs" in belote_bots.format_duplicate(result)
+
+
+def test_the_arena_is_skipped_with_its_reason_where_it_cannot_run(monkeypatch, tmp_path) -> None:
+    from benchmarks import arena
+
+    monkeypatch.setattr(arena, "HARNESS", tmp_path / "arena-2001")
+    assert "is not here" in arena.skipped()
+    (tmp_path / "arena-2001").mkdir()
+    (tmp_path / "arena-2001" / "arena_2001.py").write_text("")
+    monkeypatch.setenv("ARENA_PYTHON", "")
+    monkeypatch.setattr(arena, "MODULES", "import a_module_nobody_has")
+    assert "no Python with unicorn" in arena.skipped()

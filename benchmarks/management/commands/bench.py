@@ -27,7 +27,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from benchmarks import belote_bots, grabush_bots, lobby, move_path, notices, review
+from benchmarks import arena, belote_bots, grabush_bots, lobby, move_path, notices, review
 from benchmarks import engines as engine_bench
 from benchmarks.management.commands.loadtest import rerun_on_own_database
 
@@ -48,7 +48,7 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
             "--pairs",
-            type=belote_bots._pairs,
+            type=belote_bots.parse_pairs,
             help="bots: Belote pairings and mirrored pairs, e.g. expert-vs-frozen-hard=400 "
             "(every pairing at its default when not given)",
         )
@@ -91,6 +91,15 @@ class Command(BaseCommand):
             "--top", type=int, default=move_path.TOP, help="moves: functions --profile lists"
         )
         parser.add_argument("--rounds", type=int, default=40, help="notices: invitations sent")
+        parser.add_argument(
+            "--deal-pairs",
+            help="bots: duplicate deals for these pairings, e.g. expert-vs-frozen-hard=2000",
+        )
+        parser.add_argument(
+            "--arena",
+            help="bots: whole matches against the 2001 program's AI (../shared/arena-2001), "
+            "e.g. hard=100,expert=100",
+        )
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -107,29 +116,7 @@ class Command(BaseCommand):
             result = engine_bench.run(options["seconds"], options["seed"])
             self.stdout.write(engine_bench.format_rows(result))
         else:
-            result = {
-                "belote": belote_bots.bench_belote(
-                    options["pairs"], options["budget"], options["workers"], seed=options["seed"]
-                ),
-                "grabush": [
-                    grabush_bots.bench_grabush(
-                        games, options["budget"], players, options["workers"], options["seed"]
-                    )
-                    for players, games in ((2, options["games"]), (4, options["games_4p"]))
-                    if games
-                ],
-            }
-            count = options["fault_positions"]
-            if count:
-                result["belote"]["faults_where_possible"] = belote_bots.faults_where_possible(
-                    belote_bots.FAULT_PLAYERS, count, budget=options["budget"]
-                )
-            self.stdout.write(belote_bots.format(result["belote"]))
-            if count:
-                rates = result["belote"]["faults_where_possible"]
-                self.stdout.write(belote_bots.format_faults(rates, count))
-            for grabush in result["grabush"]:
-                self.stdout.write(grabush_bots.format_bench(grabush))
+            result = self.bench_bots(options)
         if options["json"] and result is not None:
             with open(options["json"], "w") as handle:
                 json.dump(result, handle, indent=2)
@@ -156,6 +143,66 @@ class Command(BaseCommand):
         )
         self.stdout.write(lobby.format_result(result))
         return result.as_dict()
+
+    def bench_bots(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Whole matches (every pairing by default), Grabush games and manners; or, with
+        ``--deal-pairs`` or ``--arena``, those (and whole matches only for ``--pairs``)."""
+        result: dict[str, Any] = {}
+        if options["deal_pairs"]:
+            by_deals = belote_bots.duplicate_deals(
+                belote_bots.parse_pairs(options["deal_pairs"]),
+                options["budget"],
+                options["workers"],
+                seed=options["seed"],
+            )
+            result["belote_duplicate"] = by_deals
+            self.stdout.write(belote_bots.format_duplicate(by_deals))
+        if options["arena"]:
+            result["arena"] = self.bench_arena(options)
+        if result and options["pairs"] is None:
+            return result
+        result["belote"] = belote_bots.bench_belote(
+            options["pairs"], options["budget"], options["workers"], seed=options["seed"]
+        )
+        result["grabush"] = [
+            grabush_bots.bench_grabush(
+                games, options["budget"], players, options["workers"], options["seed"]
+            )
+            for players, games in ((2, options["games"]), (4, options["games_4p"]))
+            if games
+        ]
+        count = options["fault_positions"]
+        if count:
+            result["belote"]["faults_where_possible"] = belote_bots.faults_where_possible(
+                belote_bots.FAULT_PLAYERS, count, budget=options["budget"]
+            )
+        self.stdout.write(belote_bots.format(result["belote"]))
+        if count:
+            rates = result["belote"]["faults_where_possible"]
+            self.stdout.write(belote_bots.format_faults(rates, count))
+        for grabush in result["grabush"]:
+            self.stdout.write(grabush_bots.format_bench(grabush))
+        return result
+
+    def bench_arena(self, options: dict[str, Any]) -> list[dict[str, Any]]:
+        """Each level named against the 2001 AI, or a line saying why it is skipped."""
+        reason = arena.skipped()
+        if reason:
+            self.stdout.write(reason)
+            return []
+        results = []
+        for part in options["arena"].split(","):
+            level, _, matches = part.partition("=")
+            played = arena.run(
+                level,
+                int(matches or 100),
+                workers=options["workers"],
+                seed=options["seed"],
+                budget=options["budget"],
+            )
+            self.stdout.write(arena.format_result(played))
+            results.append(played)
+        return results
 
     def bench_notices(self, options: dict[str, Any]) -> dict[str, Any] | None:
         """Time invitations reaching an open page (None: it ran in a copy of this command)."""

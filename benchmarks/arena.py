@@ -1,0 +1,121 @@
+"""The Belote levels against an outside opponent: the 2001 program's own AI, run by the harness
+in ``../shared/arena-2001`` (a benchmark only: the site and its tests never need it).
+
+The harness emulates the 2001 program, which needs ``unicorn``, ``pefile`` and ``capstone``:
+the Python named by ``ARENA_PYTHON``, else this one if it has them (its README installs them in a
+venv of their own). Without the harness or such a Python the pairing is skipped, with the
+reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+from .stats import wilson
+
+#: Where the harness lies beside the checkout.
+HARNESS = Path(settings.BASE_DIR).parent / "shared" / "arena-2001"
+MODULES = "import unicorn, pefile, capstone"
+#: The harness takes its statistics from ``games.bench.stats``, where this checkout's lived:
+#: every process it starts (spawned workers too) finds them in ``benchmarks/stats.py``.
+SITECUSTOMIZE = """
+import importlib.machinery, importlib.util, sys
+
+class _Stats:
+    def find_spec(self, name, path=None, target=None):
+        if name == "games.bench":
+            spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+            spec.submodule_search_locations = []
+            return spec
+        if name == "games.bench.stats":
+            return importlib.util.spec_from_file_location(name, {stats!r})
+        return None
+
+sys.meta_path.insert(0, _Stats())
+"""
+
+
+def interpreter() -> str | None:
+    """A Python that can run the harness, or None."""
+    named = os.environ.get("ARENA_PYTHON", "")
+    for python in (named, sys.executable) if named else (sys.executable,):
+        probe = subprocess.run([python, "-c", MODULES], capture_output=True, check=False)
+        if probe.returncode == 0:
+            return python
+    return None
+
+
+def skipped() -> str:
+    """Why the arena cannot run here ("" when it can)."""
+    if not (HARNESS / "arena_2001.py").exists():
+        return f"arena-2001: skipped ({HARNESS} is not here)"
+    if interpreter() is None:
+        return (
+            "arena-2001: skipped (no Python with unicorn, pefile and capstone: set ARENA_PYTHON, "
+            f"see {HARNESS / 'README.md'})"
+        )
+    return ""
+
+
+def run(level: str, matches: int, *, workers: int, seed: int, budget: float) -> dict[str, Any]:
+    """Play ``matches`` whole matches of ``level`` against the 2001 AI (seats alternating, the
+    same decks for every level at one ``seed``); the project's wins with a 95% interval, and
+    the harness's own summary."""
+    python = interpreter()
+    if python is None or not (HARNESS / "arena_2001.py").exists():
+        raise RuntimeError(skipped())
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "arena.json"
+        stats = Path(settings.BASE_DIR) / "benchmarks" / "stats.py"
+        (Path(folder) / "sitecustomize.py").write_text(SITECUSTOMIZE.format(stats=str(stats)))
+        env = {**os.environ, "PYTHONPATH": folder}
+        command = [
+            python,
+            str(HARNESS / "arena_2001.py"),
+            "--bb",
+            str(HARNESS / "bb"),
+            "--main",
+            str(settings.BASE_DIR),
+            "--level",
+            level,
+            "--matches",
+            str(matches),
+            "--workers",
+            str(workers),
+            "--seed",
+            str(seed),
+            "--budget",
+            str(budget),
+            "--json",
+            str(out),
+        ]
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        if done.returncode:
+            raise RuntimeError(f"the arena failed: {done.stderr.strip()[-2000:]}")
+        printed = done.stdout
+        results = json.loads(out.read_text())["results"]
+    wins = sum(1 for r in results if r["project_won"])
+    return {
+        "level": level,
+        "matches": len(results),
+        "wins": wins,
+        "rate": wins / len(results) if results else 0.0,
+        "interval": wilson(wins, len(results)) if results else (0.0, 0.0),
+        "summary": printed.strip().splitlines()[-12:],
+    }
+
+
+def format_result(result: dict[str, Any]) -> str:
+    low, high = result["interval"]
+    return (
+        f"  {result['level']} vs the 2001 AI: {result['wins']}/{result['matches']} matches won = "
+        f"{result['rate']:.1%} (95% CI {low:.1%}-{high:.1%})"
+    )
