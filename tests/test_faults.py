@@ -212,9 +212,18 @@ def test_two_server_processes_play_one_table(servers):
         await asyncio.gather(clients[0].send(frame), second_tab.send(frame))
         for client in [*clients, second_tab]:
             await client.until(lambda client=client: client.version == 1)
-        await second_tab.until(
-            lambda: any("moved on" in f for f in second_tab.frames + clients[0].frames)
-        )
+
+        # The other tab is told the table moved on: whichever of the two lost, so wait on both
+        # (each wakes only on its own frames).
+        def moved_on() -> bool:
+            return any("moved on" in f for f in second_tab.frames + clients[0].frames)
+
+        waits = [asyncio.ensure_future(c.until(moved_on)) for c in (clients[0], second_tab)]
+        done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            task.result()  # a timeout fails the test
         # Then everyone plays in turn; all four see every move, whichever process made it.
         for _ in range(23):
             version, state, status = await sync_to_async(state_of)(table)
