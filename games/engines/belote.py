@@ -216,6 +216,7 @@ class BeloteView(TypedDict):
     scores: list[int]  # match totals per team
     hanging: int  # points hanging now
     target: int
+    deals: int  # the match ends after this many deals (0: at the target)
     options: Options
     deal_results: list[DealResult]  # the score sheet; the dicts are shared: don't change them
     winner: int | None  # the team that won the match
@@ -451,7 +452,7 @@ _PHASES: tuple[Phase, Phase, Phase] = ("auction", "play", "over")
 class _Config:
     """The options of a match (never changes, shared by all its states)."""
 
-    __slots__ = ("ask", "decks", "finish_with_hanging", "pool", "seed", "target")
+    __slots__ = ("ask", "deals", "decks", "finish_with_hanging", "pool", "seed", "target")
 
     def __init__(
         self,
@@ -461,6 +462,7 @@ class _Config:
         finish_with_hanging: bool,
         decks: tuple[tuple[int, ...], ...],
         ask: bool = False,
+        deals: int = 0,
     ) -> None:
         self.seed = seed
         self.target = target
@@ -468,6 +470,7 @@ class _Config:
         self.finish_with_hanging = finish_with_hanging
         self.decks = decks
         self.ask = ask  # players choose what their cards announce
+        self.deals = deals  # the match ends after this many deals (0: at the target)
 
 
 class State:
@@ -673,13 +676,16 @@ def new_game(
     announce: str = "auto",
     dealer: int | None = None,
     decks: Sequence[Sequence[str]] | None = None,
+    deals: int | None = None,
 ) -> State:
     """Start a match; the first deal's first five cards are dealt and the auction is open.
 
     ``announce``: ``"auto"`` announces every declaration and belot (rules §6), ``"ask"`` lets a
     player keep some quiet (:func:`announcements`). ``dealer`` None: drawn from the seed.
     ``decks`` stacks the first deals (one 32-code deck per deal, top first, all-pass deals
-    included); later deals are shuffled from the seed.
+    included); later deals are shuffled from the seed. ``deals``: the match ends after that
+    many deals (thrown-in deals counted) whatever the scores, won by the team ahead (None on
+    a tie), as at a duplicate event; None: it ends at the ``target``.
     """
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         raise ValueError("seed must be an int or a str (it is stored as JSON)")
@@ -689,6 +695,8 @@ def new_game(
         raise ValueError(f"announce must be 'auto' or 'ask', not {announce!r}")
     if not isinstance(target, int) or target <= 0:
         raise ValueError("target must be a positive int")
+    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or deals < 1):
+        raise ValueError("deals must be a positive int or None")
     stacked = []
     for deck in decks or ():
         if sorted(deck) != sorted(CARDS):
@@ -701,6 +709,7 @@ def new_game(
         bool(finish_with_hanging),
         tuple(stacked),
         announce == "ask",
+        deals or 0,
     )
     if dealer is None:
         dealer = first_dealer(seed)
@@ -1064,6 +1073,9 @@ def _finish_deal(s: State) -> None:
     before = s.hanging
     if s.contract < 0:
         s.results = (*s.results, _redeal_result(s.dealer, before, list(s.scores)))
+        if s.cfg.deals and len(s.results) >= s.cfg.deals:
+            _end_match(s, _ahead(s.scores))
+            return
         _next_deal(s)
         return
     ct = s.contract
@@ -1124,26 +1136,40 @@ def _finish_deal(s: State) -> None:
     }
     s.results = (*s.results, result)
     sc = s.scores
-    if (
+    if s.cfg.deals:
+        if len(s.results) >= s.cfg.deals:
+            _end_match(s, _ahead(sc))
+            return
+    elif (
         capot is None
         and max(sc) >= s.cfg.target
         and sc[0] != sc[1]
         and (s.cfg.finish_with_hanging or s.hanging == 0)
     ):
-        s.winner = 0 if sc[0] > sc[1] else 1
-        s.phase = _OVER
-        s.to_act = None
-        s.hands = (0, 0, 0, 0)
-        s.plans = ((), (), (), ())
-        s.belot_mask = (0, 0, 0, 0)
-        s.belots = ()
-        s.quiet = ()
-        s.trick = ()
-        s.tricks = ()
-        s.calls = ()
-        s.points = s.won = (0, 0)
+        _end_match(s, 0 if sc[0] > sc[1] else 1)
         return
     _next_deal(s)
+
+
+def _ahead(scores: Sequence[int]) -> int | None:
+    """The team ahead on ``scores`` (None: level)."""
+    return None if scores[0] == scores[1] else 0 if scores[0] > scores[1] else 1
+
+
+def _end_match(s: State, winner: int | None) -> None:
+    """End the match, won by ``winner`` (None: a tie), in place."""
+    s.winner = winner
+    s.phase = _OVER
+    s.to_act = None
+    s.hands = (0, 0, 0, 0)
+    s.plans = ((), (), (), ())
+    s.belot_mask = (0, 0, 0, 0)
+    s.belots = ()
+    s.quiet = ()
+    s.trick = ()
+    s.tricks = ()
+    s.calls = ()
+    s.points = s.won = (0, 0)
 
 
 def _next_deal(s: State) -> None:
@@ -1244,6 +1270,7 @@ def view(state: State, seat: int | None) -> BeloteView:
         "scores": list(s.scores),
         "hanging": s.hanging,
         "target": s.cfg.target,
+        "deals": s.cfg.deals,  # 0: the match ends at the target
         "options": {
             "target": s.cfg.target,
             "declarations": "pool" if s.cfg.pool else "separate",
@@ -1367,6 +1394,8 @@ def dumps(state: State) -> str:
     }
     if cfg.ask:
         data["announce"] = "ask"
+    if cfg.deals:
+        data["deals"] = cfg.deals
     if s.quiet:
         data["quiet"] = [[p, i] for p, i in s.quiet]
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
@@ -1384,6 +1413,7 @@ def loads(text: str) -> State:
         data["finish_with_hanging"],
         tuple(_text_cards(d) for d in data["decks"]),
         data.get("announce") == "ask",
+        data.get("deals", 0),
     )
     s = State.__new__(State)
     s._legal = None

@@ -16,11 +16,11 @@ Pure: no Django, randomness only from a seed (:mod:`games.engines.chance`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Hashable, Mapping
 from typing import Any, TypeVar
 
-from . import chance
-from .belote_cards import CARDS
+from . import belote
 
 K = TypeVar("K", bound=Hashable)
 
@@ -85,13 +85,31 @@ def movement(pairs: int, rounds: int) -> list[list[tuple[int, int]]]:
     return result
 
 
+def round_seed(seed: str, round_number: int) -> str:
+    """The seed of round ``round_number`` (from 1) of the event whose seed is ``seed``: the
+    SHA-256, as hex, of the UTF-8 text ``<seed>:duplicate/<round>``. Every table of the round
+    plays a match from it, so all of them get its deals; it shows nothing of other rounds."""
+    return hashlib.sha256(f"{seed}:duplicate/{round_number}".encode()).hexdigest()
+
+
 def event_deals(seed: str, round_number: int, count: int) -> list[dict[str, Any]]:
     """The deals of one round, the same at every table: each its ``dealer`` and its ``cards``
-    (32 codes, top first), drawn from the event's ``seed`` for ``duplicate/<round>/<deal>``."""
-    return [
-        {
-            "dealer": chance.below(seed, f"duplicate/{round_number}/{deal}/dealer", 4),
-            "cards": chance.shuffled(seed, f"duplicate/{round_number}/{deal}", CARDS),
-        }
-        for deal in range(count)
-    ]
+    (32 codes, top first), as a Belote match from :func:`round_seed` deals them."""
+    return belote.drawn_deals(round_seed(seed, round_number), count)
+
+
+def hands(deal: Mapping[str, Any]) -> list[list[str]]:
+    """The eight cards each seat holds in ``deal`` (its ``dealer`` and ``cards``), sorted:
+    three, then two, then three each from the dealer's right (rules §2)."""
+    cards, dealer = deal["cards"], deal["dealer"]
+    held: list[list[str]] = [[], [], [], []]
+    for i in range(4):
+        seat = (dealer + 1 + i) % 4
+        held[seat] = sorted(
+            [
+                *cards[3 * i : 3 * i + 3],
+                *cards[12 + 2 * i : 14 + 2 * i],
+                *cards[20 + 3 * i : 23 + 3 * i],
+            ]
+        )
+    return held

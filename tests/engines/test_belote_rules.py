@@ -911,7 +911,7 @@ def test_view_keys_are_stable() -> None:
         "seat", "to_act", "phase", "deal_no", "dealer", "hand", "legal", "announce",
         "hand_sizes", "auction", "contract", "leader", "trick", "last_trick", "tricks",
         "tricks_won", "trick_points", "declarations", "belots", "scores", "hanging", "target",
-        "options", "deal_results", "winner",
+        "deals", "options", "deal_results", "winner",
     }  # fmt: skip
     assert v["hand"] == belote.sort_hand(v["hand"], "H")
     assert v["legal"] == belote.legal_actions(state, 1) and v["legal"]
