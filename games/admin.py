@@ -26,6 +26,9 @@ from .models import (
     Announcement,
     ChatMessage,
     Club,
+    Event,
+    EventPair,
+    EventTable,
     Invitation,
     Match,
     Membership,
@@ -206,7 +209,12 @@ class MatchAdmin(ReadOnlyAdmin):
 
     @staticmethod
     def _ended(match: Match | None) -> bool:
-        return match is not None and match.status != Match.Status.RUNNING
+        """Over, and at an event's table, over at every table of its round (same deals)."""
+        return (
+            match is not None
+            and match.status != Match.Status.RUNNING
+            and not EventTable.objects.filter(table_id=match.table_id, revealed=False).exists()
+        )
 
     def get_fields(self, request: HttpRequest, obj: Match | None = None) -> tuple[str, ...]:
         return self.fields + self.ended_fields if self._ended(obj) else self.fields
@@ -427,3 +435,61 @@ class AnnouncementAdmin(admin.ModelAdmin):
     @admin.action(description=_("Remove the selected announcements"), permissions=["change"])
     def hide(self, request: HttpRequest, queryset: QuerySet[Announcement]) -> None:
         queryset.update(hidden=True)
+
+
+class EventPairInline(admin.TabularInline):
+    model = EventPair
+    extra = 0
+    fields = ("number", "player", "partner", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    """Duplicate events: a moderator cancels one that has not started. The secret and seed
+    show once the event is over (before, they would give every deal)."""
+
+    list_display = ("name", "club", "status", "current_round", "rounds", "starts_at", "created_at")
+    list_filter = ("status",)
+    search_fields = ("name", "club__name", "created_by__username")
+    fields = (
+        "name",
+        "club",
+        "created_by",
+        "status",
+        "starts_at",
+        "rounds",
+        "deals_per_round",
+        "turn_seconds",
+        "current_round",
+        "created_at",
+        "finished_at",
+    )
+    readonly_fields = fields
+    ended_fields = ("secret", "seed")
+    inlines = [EventPairInline]
+    actions = ("cancel",)
+
+    def get_fields(self, request: HttpRequest, obj: Event | None = None) -> tuple[str, ...]:
+        if obj is not None and obj.status == Event.Status.FINISHED:
+            return self.fields + self.ended_fields
+        return self.fields
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Event | None = None):
+        return self.get_fields(request, obj)
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        if lookup.split(LOOKUP_SEP, 1)[0] in self.ended_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.action(description=_("Cancel the selected events that have not started"))
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Event]) -> None:
+        queryset.filter(status=Event.Status.REGISTRATION).update(status=Event.Status.CANCELLED)

@@ -3,7 +3,18 @@
 from django.urls import path
 
 from .people import languages
-from .views import accounts, clubs, fair, friends, health, history, home, reports, tables
+from .views import (
+    accounts,
+    clubs,
+    events,
+    fair,
+    friends,
+    health,
+    history,
+    home,
+    reports,
+    tables,
+)
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -51,6 +62,14 @@ urlpatterns = [
     path("clubs/<int:pk>/manage/", clubs.manage, name="manage_club"),
     path("clubs/<int:pk>/announce/", clubs.announce, name="announce_in_club"),
     path("clubs/<int:pk>/tables/new/", clubs.new_table, name="new_club_table"),
+    path("clubs/<int:pk>/events/new/", events.new_event, name="new_event"),
+    path("events/<int:pk>/", events.event_page, name="event"),
+    path("events/<int:pk>/progress/", events.event_progress, name="event_progress"),
+    path("events/<int:pk>/register/", events.register, name="register_for_event"),
+    path("events/<int:pk>/withdraw/", events.withdraw, name="withdraw_from_event"),
+    path("events/<int:pk>/start/", events.start, name="start_event"),
+    path("events/<int:pk>/cancel/", events.cancel, name="cancel_event"),
+    path("events/<int:pk>/log.json", events.event_log, name="event_log"),
     path("language/", languages.set_language, name="set_language"),
     path("healthz", health.healthz, name="healthz"),
 ]

@@ -1,4 +1,4 @@
-"""Check a finished match's log: ``python -m games.verify log.json``.
+"""Check a finished match's log, or a duplicate event's: ``python -m games.verify log.json``.
 
 Needs only the Python standard library and the pure engines (``games/engines``), so it runs
 from a copy of those few files (the site offers them as one zip) as well as from the project.
@@ -9,6 +9,10 @@ It checks, and says exactly what differs:
 3. every deal listed is the one the seed gives (``docs/fair-deals.md``);
 4. every action, replayed through the game's engine from the seed, is legal, and they lead
    to the recorded result.
+
+An event's log is checked the same way, once for the event (its secret, commitment,
+contributions and seed) and once for every table of every round: its seed is the round's,
+so it got the same deals as every other table of the round, and its actions replay.
 
 Exit status 0 when everything holds, 1 when something differs, 2 when the log can't be read.
 """
@@ -21,9 +25,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from .engines import belote, chance, fair_deals, grabush
+from .engines import belote, chance, duplicate, fair_deals, grabush
 
 FORMAT = "cardroom-match-log"
+EVENT_FORMAT = "cardroom-event-log"
 VERSION = 1
 ENGINES = {"belote": belote, "grabush": grabush}
 
@@ -78,30 +83,93 @@ def _compare_deal(number: int, logged: Any, drawn: dict[str, Any]) -> Finding:
     return Finding(True, f"Deal {number + 1} is the one the seed gives.")
 
 
-def verify(log: dict[str, Any]) -> list[Finding]:
-    """Check ``log`` (a match log as ``/m/<id>/log.json`` serves it); raise :class:`BadLog` when
-    it can't be read as one."""
-    if log.get("format") != FORMAT or log.get("version") != VERSION:
-        raise BadLog(f"this is not a {FORMAT} of version {VERSION}")
+def _algorithms(log: dict[str, Any], form: str) -> None:
+    if log.get("format") != form or log.get("version") != VERSION:
+        raise BadLog(f"this is not a {form} of version {VERSION}")
     if log.get("deal_algorithm") != chance.ALGORITHM:
         raise BadLog(f"this verifier knows the deal algorithm {chance.ALGORITHM} only")
     if log.get("seed_algorithm") != fair_deals.SEED_ALGORITHM:
         raise BadLog(f"this verifier knows the seed algorithm {fair_deals.SEED_ALGORITHM} only")
+
+
+def verify(log: dict[str, Any]) -> list[Finding]:
+    """Check ``log`` (a match log as ``/m/<id>/log.json`` serves it, or an event's as
+    ``/events/<id>/log.json`` does); raise :class:`BadLog` when it can't be read as one."""
+    if log.get("format") == EVENT_FORMAT:
+        return verify_event(log)
+    _algorithms(log, FORMAT)
     engine = ENGINES.get(log.get("game"))  # type: ignore[arg-type]
     if engine is None:
         raise BadLog(f"unknown game {log.get('game')!r}")
     options = _field(log, "options", dict)
+    deals = _field(log, "deals", list)
+    actions = _field(log, "actions", list)
+    findings, derived = _seed_findings(log, "match")
+    # Everything after this is checked against the seed the secret and contributions give.
+    for number, (logged, drawn) in enumerate(
+        zip(deals, _deals(engine, derived, options, len(deals)), strict=False)
+    ):
+        findings.append(_compare_deal(number, logged, drawn))
+    findings.extend(_replay(engine, derived, options, actions, deals, log.get("result")))
+    return findings
+
+
+def verify_event(log: dict[str, Any]) -> list[Finding]:
+    """Check a duplicate event's log: its seed, then every table of every round."""
+    _algorithms(log, EVENT_FORMAT)
+    if log.get("game") != "belote":
+        raise BadLog("duplicate events are Belote's")
+    count = _field(log, "deals_per_round", int)
+    rounds = _field(log, "rounds", list)
+    findings, derived = _seed_findings(log, "event")
+    for entry in rounds:
+        if not isinstance(entry, dict) or not isinstance(entry.get("round"), int):
+            raise BadLog(f"a round is not an object with its number: {entry!r}")
+        number = entry["round"]
+        seed = duplicate.round_seed(derived, number)
+        drawn = duplicate.event_deals(derived, number, count)
+        for table in _field(entry, "tables", list):
+            if not isinstance(table, dict):
+                raise BadLog(f"a table of round {number} is not an object")
+            where = f"Round {number}, table {table.get('table')}"
+            if table.get("seed") != seed:
+                findings.append(Finding(False, f"{where}: its seed is not the round's ({seed})."))
+                continue
+            deals = _field(table, "deals", list)
+            same = all(
+                _compare_deal(n, logged, drawn[n]).ok
+                for n, logged in enumerate(deals[: len(drawn)])
+            ) and len(deals) <= len(drawn)
+            findings.append(
+                Finding(True, f"{where} got the round's {len(drawn)} deals.")
+                if same
+                else Finding(False, f"{where}: its deals are not the round's.")
+            )
+            for finding in _replay(
+                belote,
+                seed,
+                _field(table, "options", dict),
+                _field(table, "actions", list),
+                deals,
+                table.get("result"),
+            ):
+                findings.append(Finding(finding.ok, f"{where}: {finding.text}"))
+    return findings
+
+
+def _seed_findings(log: dict[str, Any], what: str) -> tuple[list[Finding], str]:
+    """Check the secret against its commitment and derive the seed; the findings and the
+    seed that the secret and contributions give."""
     secret = _field(log, "secret", str)
     committed = _field(log, "commitment", str)
     contributions = _field(log, "contributions", list)
     seed = _field(log, "seed", str)
-    deals = _field(log, "deals", list)
-    actions = _field(log, "actions", list)
-
     findings = []
     digest = fair_deals.commitment(secret)
     if digest == committed:
-        findings.append(Finding(True, "The secret matches the commitment shown before the match."))
+        findings.append(
+            Finding(True, f"The secret matches the commitment shown before the {what}.")
+        )
     else:
         findings.append(
             Finding(
@@ -128,13 +196,7 @@ def verify(log: dict[str, Any]) -> list[Finding]:
                 f"{derived}, the log says {seed}.",
             )
         )
-    # Everything after this is checked against the seed the secret and contributions give.
-    for number, (logged, drawn) in enumerate(
-        zip(deals, _deals(engine, derived, options, len(deals)), strict=False)
-    ):
-        findings.append(_compare_deal(number, logged, drawn))
-    findings.extend(_replay(engine, derived, options, actions, deals, log.get("result")))
-    return findings
+    return findings, derived
 
 
 def _replay(
@@ -189,7 +251,7 @@ def _replay(
 def main(argv: Sequence[str] | None = None) -> int:
     """Check the log file named on the command line and print what was found."""
     parser = argparse.ArgumentParser(
-        prog="python -m games.verify", description="Check a Cardroom match log."
+        prog="python -m games.verify", description="Check a Cardroom match or event log."
     )
     parser.add_argument("log", help="the match log (JSON), as the match record offers it")
     path = parser.parse_args(argv).log

@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from friendship.models import FriendshipRequest
 
 from ..catalog import get_game
-from ..models import ChatMessage, Invitation, Match, Table
+from ..events import running
+from ..models import ChatMessage, Event, Invitation, Match, Table
 from ..presenters import READING_THE_RULES, Presenter, Region
 from ..presenters.words import per_language
 from ..tables import chat, play
@@ -412,6 +413,14 @@ def render_notice(user: AbstractBaseUser, kind: str, pk: int) -> str:
         )
         if context["request"] is None:
             return ""
+    elif kind in ("event_round", "event_over"):
+        context["event"] = Event.objects.filter(pk=pk).first()
+        if context["event"] is None:
+            return ""
+        if kind == "event_round":
+            context["table"] = running.my_table(context["event"], user)
+            if context["table"] is None:
+                return ""
     else:
         return ""
     return render_to_string("games/partials/notice.html", context)

@@ -30,6 +30,16 @@ def notice(user_id: int, kind: str, pk: int) -> None:
     send_sync(notices_group(user_id), {"type": "notice.show", "kind": kind, "pk": pk})
 
 
+def event_notices(
+    user_ids: list[int], event_id: int, tables: list[int], *, over: bool
+) -> list[tuple[str, dict[str, Any]]]:
+    """What tells an event's players that a round began (each where to sit) or that it is over;
+    ``tables``: the round's new tables, whose computers the pages that hear it wake."""
+    kind = "event_over" if over else "event_round"
+    message = {"type": "notice.show", "kind": kind, "pk": event_id, "tables": tables}
+    return [(notices_group(user_id), message) for user_id in user_ids]
+
+
 def table_group(table_id: int) -> str:
     """The channel-layer group of everyone connected to a table."""
     return f"table.{table_id}"

@@ -33,6 +33,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from ..events import running
 from ..models import Match, MatchPlayer, Presence, Server, Table
 from ..tables import limits, play
 from . import notify
@@ -78,9 +79,10 @@ def _beat() -> bool:
 
 
 def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
-    """Record a connection to the table with invite ``code``; returns its id (None: no table)."""
+    """Record a connection to the table with invite ``code``; returns its id (None: no table,
+    or an event's table the user may not watch yet)."""
     table = Table.objects.filter(code=code).only("pk").first()
-    if table is None:
+    if table is None or not running.may_open(table.pk, user):
         return None
     _beat()
     with transaction.atomic():

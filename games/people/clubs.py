@@ -179,7 +179,9 @@ def announce(club: Club, admin: AbstractBaseUser, text: str) -> Announcement:
 def club_tables(club: Club) -> list[Table]:
     """The club's tables waiting for players or playing, newest first."""
     return list(
-        club.tables.filter(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+        club.tables.filter(
+            status__in=[Table.Status.OPEN, Table.Status.PLAYING], event_table__isnull=True
+        )
         .prefetch_related("seats__user")
         .order_by("-updated_at")
     )
@@ -213,7 +215,10 @@ def standings(club: Club) -> list[GameStandings]:
     )
     players = (
         MatchPlayer.objects.filter(
-            match__table__club=club, match__status=Match.Status.FINISHED, user__isnull=False
+            match__table__club=club,
+            match__table__event_table__isnull=True,  # events have standings of their own
+            match__status=Match.Status.FINISHED,
+            user__isnull=False,
         )
         .exclude(outcome="")
         .select_related("match", "user")

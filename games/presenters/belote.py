@@ -22,6 +22,8 @@ REGIONS = (
             "pause",
             "view.phase",
             "view.target",
+            "view.deals",
+            "view.deal_no",
             "view.hanging",
             "us_label",
             "them_label",
@@ -59,6 +61,7 @@ REGIONS = (
         uses=(
             "view.phase",
             "view.target",
+            "view.deals",
             "last_deal",
             "pause",
             "sheet",
@@ -401,7 +404,7 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
     if view["phase"] == "auction":
         for seat, call in view["auction"]:
             last_calls[seat] = call
-    bubbles: dict[int, list[str]] = {i: [] for i in range(4)}
+    bubbles: dict[int, list[str]] = {0: [], 1: [], 2: [], 3: []}
     for item in view["declarations"]:
         bubbles[item["seat"]].append(item["kind"])
     for item in view["belots"]:
@@ -451,7 +454,7 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
         "contract": contract,
         "contract_declarer_name": felt_names.get(contract["declarer"], "") if contract else "",
         "last_taker": names.get(last_trick["winner"], "") if last_trick else "",
-        "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
+        "to_act_name": names.get(to_act, "") if to_act is not None else "",
     }
 
 
@@ -490,6 +493,21 @@ def _team_context(
         "we_score": view["scores"][us],
         "they_score": view["scores"][1 - us],
         "we_won": view["winner"] is not None and view["winner"] == us,
+    }
+
+
+def deal_summary(result: dict[str, Any]) -> str:
+    """A finished deal in a few words, as an event's results list it: its contract (doubled or
+    redoubled), the declarer's seat and how it went; a thrown-in deal says so."""
+    if result["contract"] is None:
+        return _outcome_text("redeal")
+    contract = call_name(result["contract"])
+    if result["multiplier"] in MULTIPLIERS:
+        contract = f"{contract} {MULTIPLIERS[result['multiplier']]}"
+    return _("%(contract)s by seat %(seat)d: %(outcome)s") % {
+        "contract": contract,
+        "seat": result["declarer"] + 1,
+        "outcome": _outcome_text(result["outcome"]),
     }
 
 

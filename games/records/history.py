@@ -42,17 +42,20 @@ CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 314, 8, 92
 
 
 def visible_to(viewer: AbstractBaseUser, match: str = "") -> Q:
-    """Matches whose record ``viewer`` may see: a private table's only by its players and staff.
+    """Matches whose record ``viewer`` may see: a private table's only by its players and staff,
+    a duplicate event's once every table of its round has finished.
 
     ``match``: the path to the match from the rows filtered (``"match__"`` for seats).
     """
+    # A duplicate round's deals show to nobody before every table of the round has played them.
+    revealed = ~Q(**{f"{match}table__event_table__revealed": False})
     if viewer.is_staff:
-        return Q()
+        return revealed
     public = Q(**{f"{match}table__is_private": False})
     if not viewer.is_authenticated:
-        return public
+        return public & revealed
     played = MatchPlayer.objects.filter(match=OuterRef(f"{match}pk"), user_id=viewer.pk)
-    return public | Q(Exists(played))
+    return (public | Q(Exists(played))) & revealed
 
 
 def player_name(player: MatchPlayer) -> str:
@@ -294,6 +297,8 @@ def match_record(match: Match) -> dict[str, Any]:
     record["record_template"] = spec.record_template
     record["reviewable"] = spec.reviewable_deals(state)
     record["fair"] = fair_record(match, names)
+    # Read with the match (``select_related``): a table of a duplicate event, or none.
+    record["event_table"] = getattr(match.table, "event_table", None)
     record.update(spec.record_context(view, names))
     return record
 

@@ -80,7 +80,8 @@ def record_finished_match(match: Match) -> None:
     for player in players:
         player.outcome = outcome_for(match.result, player.seat)
     MatchPlayer.objects.bulk_update(players, ["outcome"])
-    if is_rated(players):
+    # A duplicate event's short matches are judged by matchpoints, not ratings.
+    if is_rated(players) and not match.shared_deals:
         _rate(match, players)
 
 

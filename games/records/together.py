@@ -28,7 +28,12 @@ def records_with(viewer: AbstractBaseUser, others: list[AbstractBaseUser]) -> di
     Sides alternate by seat in both games."""
     if not others:
         return {}
-    mine = {p.match_id: p for p in MatchPlayer.objects.filter(user=viewer).exclude(outcome="")}
+    mine = {
+        p.match_id: p
+        for p in MatchPlayer.objects.filter(user=viewer)
+        .exclude(outcome="")
+        .exclude(match__table__event_table__revealed=False)  # a round still being played
+    }
     theirs = (
         MatchPlayer.objects.filter(match_id__in=mine, user__in=others)
         .select_related("match")

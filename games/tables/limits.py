@@ -70,6 +70,7 @@ def open_tables(user: AbstractBaseUser) -> int:
         owner=user,
         status__in=[Table.Status.OPEN, Table.Status.PLAYING],
         updated_at__gte=since,
+        event_table__isnull=True,  # an event's tables are the event's, not its creator's
     ).count()
 
 

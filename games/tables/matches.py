@@ -20,11 +20,12 @@ def current_match(table: Table) -> Match | None:
     return table.matches.order_by("-number").first()
 
 
-def begin_match(table: Table) -> Match:
+def begin_match(table: Table, shared_seed: str = "") -> Match:
     """Start a match on the table's current seats (the table is locked by the caller).
 
     Its deals come from the table's committed secret and its players' contributions
     (``games.engines.fair_deals``); the table then commits to a new secret for the match after it.
+    ``shared_seed``: a duplicate round's seed instead, the same at every table of the round.
     """
     seats = list(table.seats.all())
     if any(seat.is_free for seat in seats):
@@ -43,9 +44,10 @@ def begin_match(table: Table) -> Match:
         options=table.options,
         moved_at=timezone.now(),
         turn_started_at=timezone.now(),
-        secret=table.next_secret,
-        contributions=contributions,
-        seed=fair_deals.derive_seed(table.next_secret, contributions),
+        secret="" if shared_seed else table.next_secret,
+        contributions=[] if shared_seed else contributions,
+        seed=shared_seed or fair_deals.derive_seed(table.next_secret, contributions),
+        shared_deals=bool(shared_seed),
     )
     match.state = spec.engine.dumps(spec.new_state(match.seed, table.options))
     match.save()

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from ..catalog import get_game
 from ..engines import IllegalAction
-from ..models import Match, MatchPlayer, Move, Table
+from ..models import EventTable, Match, MatchPlayer, Move, Table
 from ..records import ratings
 from .matches import begin_match
 from .quick import hand_over_claimed_seats, quick_rematch_seats
@@ -106,6 +106,8 @@ def vote_rematch(table_id: int, user: AbstractBaseUser, contribution: str = "") 
         table = lock_table(table_id)
         if table.status != Table.Status.FINISHED:
             raise TableError(_("A rematch can only follow a finished match."))
+        if EventTable.objects.filter(table=table).exists():
+            raise TableError(_("An event's table plays one match: the next round has its own."))
         seats = list(table.seats.all())
         mine = [seat.index for seat in seats if seat.user_id == user.pk]
         if not mine:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import live
 from ..catalog import all_games, get_game
+from ..events import running
 from ..models import Club
 from ..people import clubs
 from ..tables.rows import TableError, create_table
@@ -36,6 +37,38 @@ class ClubForm(forms.Form):
     )
     access = forms.ChoiceField(
         label=gettext_lazy("Who may join"), choices=Club.Access.choices, initial="request"
+    )
+
+
+class EventForm(forms.Form):
+    """A new event of a club."""
+
+    name = forms.CharField(label=gettext_lazy("Event name"), max_length=80)
+    rounds = forms.IntegerField(
+        label=gettext_lazy("Rounds"), min_value=1, max_value=running.MAX_ROUNDS, initial=4
+    )
+    deals_per_round = forms.IntegerField(
+        label=gettext_lazy("Deals per round"),
+        min_value=1,
+        max_value=running.MAX_DEALS_PER_ROUND,
+        initial=4,
+    )
+    turn_seconds = forms.TypedChoiceField(
+        label=gettext_lazy("Turn timer"),
+        choices=[
+            (30, gettext_lazy("30 seconds a move")),
+            (60, gettext_lazy("60 seconds a move")),
+            (0, gettext_lazy("No timer")),
+        ],
+        coerce=int,
+        initial=30,
+    )
+    starts_at = forms.DateTimeField(
+        label=gettext_lazy("Starts at"),
+        required=False,
+        help_text=gettext_lazy("Leave empty to start it yourself once the pairs have registered."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        input_formats=["%Y-%m-%dT%H:%M"],
     )
 
 
@@ -95,6 +128,8 @@ def club_page(request: HttpRequest, pk: int) -> HttpResponse:
             .select_related("author")
             .order_by("-created_at")[:20],
             "tables": clubs.club_tables(club) if member else [],
+            "events": club.events.exclude(status="cancelled").order_by("-created_at")[:20],
+            "event_form": EventForm(),
             "standings": clubs.standings(club),
             "games": [get_game(name) for name in club.games if name in _game_names()],
             **clubs.members_page(club, request.user),

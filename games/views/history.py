@@ -21,7 +21,9 @@ def _done_match(request: HttpRequest, match_id: int) -> Match:
     """A finished or aborted match that the viewer may see (``history.visible_to``); running
     matches have no record or replay yet."""
     return get_object_or_404(
-        Match.objects.filter(history.visible_to(request.user)).select_related("table"),
+        Match.objects.filter(history.visible_to(request.user)).select_related(
+            "table__event_table__event"
+        ),
         pk=match_id,
         status__in=history.DONE,
     )

@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from .. import live
 from ..catalog import all_games, get_game
 from ..engines import fair_deals
+from ..events import running
 from ..models import Table
 from ..people import friends, moderation
 from ..tables import invitations
@@ -149,6 +150,8 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     """A table's page; the websocket it opens keeps it live. A visitor who is not logged in
     (an invited friend, usually) is told who invites them, to sign up or log in first."""
     table = get_object_or_404(Table.objects.select_related("owner"), code=code)
+    if request.user.is_authenticated and not running.may_open(table.pk, request.user):
+        raise Http404("an event's table shows to its players until its round is over")
     if not request.user.is_authenticated:
         inviter = friends.player_or_none(request.GET.get("from", "")) or table.owner
         return render(request, "games/invite_landing.html", {"table": table, "inviter": inviter})

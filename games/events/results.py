@@ -1,0 +1,231 @@
+"""What an event shows of its play: the standings after each round (a barometer), the results
+by pair and by deal once it is over, and its published log.
+
+Only rounds every table finished count (:attr:`EventTable.revealed`): before that, nothing of a
+round's deals, results or reviews shows to anyone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from .. import verify
+from ..catalog import get_game
+from ..engines import belote, chance, duplicate, fair_deals
+from ..models import Event, EventPair, EventTable, Match
+from ..presenters.belote import deal_summary
+from ..records import reviews
+from ..records.replay import logged_moves
+
+#: The version of an event's published log (``python -m games.verify`` reads it).
+LOG_FORMAT = "cardroom-event-log"
+
+
+def pair_name(pair: EventPair | None) -> str:
+    """A pair as the results name it: both players, a computer partner, or computers."""
+    if pair is None:
+        return _("Computers")
+    if pair.partner is None:
+        return _("%(name)s and a computer") % {"name": pair.player.get_username()}
+    return f"{pair.player.get_username()} & {pair.partner.get_username()}"
+
+
+@dataclass
+class TableDeal:
+    """One table's play of one deal."""
+
+    table: EventTable
+    match: Match
+    number: int  # the deal's number in the round, from 1
+    names: tuple[str, str]
+    result: dict[str, Any]
+    score: tuple[int, int]
+    matchpoints: tuple[float, float] = (0.0, 0.0)
+    par: dict[str, Any] | None = None
+
+    @property
+    def summary(self) -> str:
+        return deal_summary(self.result)
+
+
+@dataclass
+class Deal:
+    """A deal of a round, as every table played it."""
+
+    round: int
+    number: int
+    tables: list[TableDeal] = field(default_factory=list)
+
+
+@dataclass
+class Line:
+    """A pair's line of the standings."""
+
+    pair: EventPair
+    name: str
+    matchpoints: float = 0.0
+    top: float = 0.0  # the most it could have scored on the deals it played
+    by_round: list[float] = field(default_factory=list)
+
+    @property
+    def percent(self) -> float:
+        return round(100 * self.matchpoints / self.top, 1) if self.top else 0.0
+
+
+def round_progress(event: Event) -> list[dict[str, Any]]:
+    """The current round's tables: who plays whom and how many deals each has finished."""
+    if event.status != Event.Status.RUNNING:
+        return []
+    rows = []
+    for place in EventTable.objects.filter(event=event, round=event.current_round).select_related(
+        "team_0__player", "team_0__partner", "team_1__player", "team_1__partner"
+    ):
+        match = Match.objects.filter(table_id=place.table_id).order_by("-number").first()
+        done = len(belote.deal_results(belote.loads(match.state))) if match else 0
+        rows.append(
+            {
+                "number": place.number + 1,
+                "names": (pair_name(place.team_0), pair_name(place.team_1)),
+                "done": done,
+                "finished": match is not None and match.status != Match.Status.RUNNING,
+            }
+        )
+    return rows
+
+
+def revealed_deals(event: Event) -> list[Deal]:
+    """Every deal of the rounds every table has finished, with each table's result and
+    matchpoints."""
+    places = list(
+        EventTable.objects.filter(event=event, revealed=True)
+        .select_related("team_0__player", "team_0__partner", "team_1__player", "team_1__partner")
+        .order_by("round", "number")
+    )
+    matches = {
+        match.table_id: match
+        for match in Match.objects.filter(table__in=[p.table_id for p in places]).exclude(
+            status=Match.Status.RUNNING
+        )
+    }
+    deals: list[Deal] = []
+    for number in sorted({p.round for p in places}):
+        in_round = [p for p in places if p.round == number and p.table_id in matches]
+        sheets = {
+            p.pk: belote.deal_results(belote.loads(matches[p.table_id].state)) for p in in_round
+        }
+        for index in range(event.deals_per_round):
+            deal = Deal(number, index + 1)
+            for place in in_round:
+                sheet = sheets[place.pk]
+                if index >= len(sheet):
+                    continue  # an aborted table stopped before this deal
+                deal.tables.append(
+                    TableDeal(
+                        place,
+                        matches[place.table_id],
+                        index + 1,
+                        (pair_name(place.team_0), pair_name(place.team_1)),
+                        dict(sheet[index]),
+                        duplicate.deal_score(sheet[index]),
+                    )
+                )
+            points = duplicate.deal_matchpoints({t.table.pk: t.score for t in deal.tables})
+            for played in deal.tables:
+                played.matchpoints = points[played.table.pk]
+            deals.append(deal)
+    return deals
+
+
+def standings(event: Event, deals: list[Deal] | None = None) -> list[Line]:
+    """The registered pairs by matchpoints over the revealed rounds, best first."""
+    if deals is None:
+        deals = revealed_deals(event)
+    pairs = list(event.pairs.select_related("player", "partner"))
+    lines = {pair.pk: Line(pair, pair_name(pair)) for pair in pairs}
+    rounds = sorted({deal.round for deal in deals})
+    for line in lines.values():
+        line.by_round = [0.0] * len(rounds)
+    for deal in deals:
+        others = len(deal.tables) - 1
+        for played in deal.tables:
+            for pair, points in (
+                (played.table.team_0, played.matchpoints[0]),
+                (played.table.team_1, played.matchpoints[1]),
+            ):
+                if pair is None:
+                    continue
+                line = lines[pair.pk]
+                line.matchpoints += points
+                line.top += others
+                line.by_round[rounds.index(deal.round)] += points
+    return sorted(lines.values(), key=lambda line: (-line.matchpoints, line.name))
+
+
+def add_par(deals: list[Deal]) -> None:
+    """Each played deal's par from its double-dummy review (worked out once, then kept)."""
+    for deal in deals:
+        for played in deal.tables:
+            if played.result["contract"] is None:
+                continue
+            # Every table plays the round's deals in order: the deal's number is the match's.
+            review = reviews.deal_review(played.match, played.number)
+            played.par = review["par"] if review else None
+
+
+def event_log(event: Event) -> dict[str, Any]:
+    """A finished event's log for anyone to check with ``python -m games.verify``: the secret
+    with its commitment, the pairs' contributions, the seed, each round's deals and every
+    table's match (its seed, deals, actions and result)."""
+    if event.status != Event.Status.FINISHED:
+        raise ValueError("only a finished event has a published log")
+    pairs = list(event.pairs.exclude(number=None))
+    rounds = []
+    for number in range(1, event.rounds + 1):
+        tables = []
+        for place in EventTable.objects.filter(event=event, round=number).select_related("table"):
+            match = place.table.matches.order_by("-number").first()
+            if match is None:
+                continue
+            spec = get_game(match.game)
+            moves = logged_moves(match)
+            state = spec.engine.loads(match.state)
+            tables.append(
+                {
+                    "table": place.number + 1,
+                    "match": match.pk,
+                    "team_0": place.team_0.number if place.team_0 else None,
+                    "team_1": place.team_1.number if place.team_1 else None,
+                    "options": spec.engine_options(match.options),
+                    "seed": match.seed,
+                    "deals": spec.drawn_deals(match.seed, match.options, state),
+                    "actions": [[seat, action] for seat, action in moves],
+                    "status": match.status,
+                    "result": match.result if match.status == Match.Status.FINISHED else None,
+                }
+            )
+        rounds.append(
+            {
+                "round": number,
+                "deals": duplicate.event_deals(event.seed, number, event.deals_per_round),
+                "tables": tables,
+            }
+        )
+    return {
+        "format": LOG_FORMAT,
+        "version": verify.VERSION,
+        "deal_algorithm": chance.ALGORITHM,
+        "seed_algorithm": fair_deals.SEED_ALGORITHM,
+        "event": event.pk,
+        "game": "belote",
+        "deals_per_round": event.deals_per_round,
+        "commitment": event.commitment,
+        "secret": event.secret,
+        "contributions": [
+            {"seat": pair.number, "value": pair.contribution} for pair in pairs if pair.contribution
+        ],
+        "seed": event.seed,
+        "rounds": rounds,
+    }

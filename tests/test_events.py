@@ -1,0 +1,356 @@
+"""Duplicate events: registration, the same deals at every table of a round, nothing of a
+round shown before every table finished it, standings by matchpoints, the published log."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+from django.utils import timezone
+
+from games import verify
+from games.engines import belote, duplicate
+from games.events import results, running
+from games.events.running import EventError
+from games.live import presence
+from games.models import Club, Event, EventTable, Match, RatingChange, Table
+from games.people import clubs
+from games.tables import play
+from games.tables.rows import TableError
+
+from .factories import make_players
+
+pytestmark = pytest.mark.django_db
+
+
+def club_with(players) -> Club:
+    club = clubs.create_club(players[0], "Thursday Duplicate", "", ["belote"], Club.Access.OPEN)
+    for player in players[1:]:
+        clubs.join(club, player)
+    return club
+
+
+def new_event(club, admin, rounds=2, deals=2, starts_at=None) -> Event:
+    return running.create_event(club, admin, "Winter cup", rounds, deals, 0, starts_at)
+
+
+def registered_event(rounds=2, deals=2):
+    """Two pairs of two registered in a club; the players and the event, not started."""
+    players = make_players(5)
+    club = club_with(players)
+    event = new_event(club, players[0], rounds, deals)
+    running.register(event, players[0], players[1].username, "a" * 64)
+    running.register(event, players[2], players[3].username, "")
+    return players, event
+
+
+def round_tables(event: Event, number: int) -> list[EventTable]:
+    return list(EventTable.objects.filter(event=event, round=number).order_by("number"))
+
+
+def play_out(table_id: int) -> Match:
+    """Play a table's match to its end, every seat with its last legal action."""
+    match = Match.objects.get(table_id=table_id)
+    state = belote.loads(match.state)
+    while state.to_act is not None:
+        seat = state.to_act
+        action = belote.legal_actions(state, seat)[-1]
+        match = play.apply_action(table_id, None, action, match.version, seat=seat).match
+        if match.paused_until is not None:  # the deal's result shows: everyone has seen it
+            Match.objects.filter(pk=match.pk).update(paused_until=None)
+            match.paused_until = None
+        state = belote.loads(match.state)
+    return match
+
+
+def finish_round(event: Event, number: int) -> running.Started | None:
+    started = None
+    for place in round_tables(event, number):
+        if Match.objects.get(table_id=place.table_id).status == Match.Status.RUNNING:
+            play_out(place.table_id)
+        started = running.table_finished(place.table_id) or started
+    return started
+
+
+def hands_played(match: Match) -> list[list[list[str]]]:
+    """Per deal of a finished match, the cards each seat played (sorted)."""
+    out = []
+    for deal in belote.deal_results(belote.loads(match.state)):
+        held: list[list[str]] = [[], [], [], []]
+        for trick in deal["tricks"]:
+            for seat, card in trick:
+                held[seat].append(card)
+        out.append([sorted(cards) for cards in held])
+    return out
+
+
+def test_every_table_of_a_round_plays_the_same_deals_and_rounds_differ():
+    players, event = registered_event()
+    started = running.start(event, players[0])
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING and started.round == 1
+    # Two pairs padded with computers to four: two tables a round, humans against computers.
+    for number in (1, 2):
+        tables = round_tables(event, number)
+        assert len(tables) == 2
+        matches = [Match.objects.get(table_id=place.table_id) for place in tables]
+        assert {m.seed for m in matches} == {duplicate.round_seed(event.seed, number)}
+        deals = duplicate.event_deals(event.seed, number, 2)
+        for match in matches:
+            # The first deal as the engine dealt it: its dealer and first five cards each.
+            state = belote.loads(match.state)
+            assert state.dealer == deals[0]["dealer"]
+            for seat in range(4):
+                dealt = duplicate.hands(deals[0])[seat]
+                assert set(belote.view(state, seat)["hand"]) <= set(dealt)
+        finish_round(event, number)
+        for match in matches:
+            match.refresh_from_db()
+            played = hands_played(match)
+            for index, deal in enumerate(deals):
+                if played[index] != [[], [], [], []]:  # a thrown-in deal has no tricks
+                    assert played[index] == duplicate.hands(deal)
+    assert duplicate.event_deals(event.seed, 1, 2) != duplicate.event_deals(event.seed, 2, 2)
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+
+
+def test_pairs_sit_as_partners_and_computers_fill_the_missing_pairs():
+    players, event = registered_event()
+    running.start(event, players[0])
+    first, _second = round_tables(event, 1)
+    seats = {seat.index: seat for seat in first.table.seats.all()}
+    pair = first.team_0 or first.team_1
+    side = 0 if first.team_0 else 1
+    assert {seats[side].user, seats[side + 2].user} == {pair.player, pair.partner}
+    assert seats[1 - side].bot_level and seats[3 - side].bot_level
+    assert first.table.club_id == event.club_id and first.table.is_private
+
+
+def test_registration_refusals_change_nothing():
+    players = make_players(6)
+    club = club_with(players[:5])
+    event = new_event(club, players[0])
+    with pytest.raises(EventError, match="Only the club's members"):
+        running.register(event, players[5], "", "")
+    with pytest.raises(EventError, match="not a member"):
+        running.register(event, players[1], players[5].username, "")
+    with pytest.raises(EventError, match="someone else"):
+        running.register(event, players[1], players[1].username, "")
+    with pytest.raises(EventError, match="64 hexadecimal"):
+        running.register(event, players[1], "", "not hex")
+    running.register(event, players[1], players[2].username, "")
+    with pytest.raises(EventError, match="registered already"):
+        running.register(event, players[3], players[2].username, "")
+    with pytest.raises(EventError, match="at least two registered pairs"):
+        running.start(event, players[0])
+    running.register(event, players[3], "", "")  # with a computer partner
+    with pytest.raises(EventError, match="Only the club's admins"):
+        running.start(event, players[1])
+    assert event.pairs.count() == 2 and Event.objects.get(pk=event.pk).status == "registration"
+    running.start(event, players[0])
+    with pytest.raises(EventError, match="closed"):
+        running.register(event, players[4], "", "")
+    with pytest.raises(EventError, match="pairs stay"):
+        running.withdraw(event, players[1])
+
+
+def test_only_admins_schedule_events_and_a_past_start_is_refused():
+    players = make_players(2)
+    club = club_with(players)
+    with pytest.raises(EventError, match="Only the club's admins"):
+        new_event(club, players[1])
+    with pytest.raises(EventError, match="has passed"):
+        new_event(club, players[0], starts_at=timezone.now() - timedelta(minutes=1))
+    with pytest.raises(EventError, match="rounds of"):
+        new_event(club, players[0], rounds=0)
+
+
+def test_a_scheduled_event_starts_at_its_time_or_is_cancelled_without_pairs(client):
+    players, event = registered_event()
+    Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    client.force_login(players[4])
+    assert client.get(reverse("event", args=[event.pk])).status_code == 200
+    assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
+    lonely = new_event(event.club, players[0])
+    Event.objects.filter(pk=lonely.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    assert running.start_if_due(Event.objects.get(pk=lonely.pk)) is None
+    assert Event.objects.get(pk=lonely.pk).status == Event.Status.CANCELLED
+
+
+def test_nothing_of_a_round_shows_before_every_table_finished_it(client):
+    players, event = registered_event(rounds=1)
+    running.start(event, players[0])
+    event.refresh_from_db()
+    first, second = round_tables(event, 1)
+    done = play_out(first.table_id)
+    assert running.table_finished(first.table_id) is None  # the other table still plays
+    ana = next(p for p in players if first.table.seats.filter(user=p).exists())
+    client.force_login(ana)
+    # The record, its replay, its log and its deal reviews are not there yet, for anyone.
+    for name, args in [
+        ("match", [done.pk]),
+        ("replay", [done.pk]),
+        ("match_log", [done.pk]),
+        ("deal_review", [done.pk, 1]),
+    ]:
+        assert client.get(reverse(name, args=args)).status_code == 404, name
+    staff = players[4]
+    staff.is_staff = True
+    staff.save()
+    client.force_login(staff)
+    assert client.get(reverse("match", args=[done.pk])).status_code == 404
+    client.force_login(ana)
+    assert client.get(reverse("event_log", args=[event.pk])).status_code == 404
+    page = client.get(reverse("event", args=[event.pk])).content.decode()
+    card_names = [deal["cards"][0] for deal in duplicate.event_deals(event.seed, 1, 2)]
+    assert "Results by deal" not in page and "The standings show once" in page
+    assert event.seed not in page and event.secret not in page
+    assert not any(f'data-card="{code}"' in page for code in card_names)
+    profile = client.get(reverse("profile", args=[ana.username])).content.decode()
+    assert reverse("match", args=[done.pk]) not in profile
+    # The last table finishes: everything shows.
+    play_out(second.table_id)
+    assert running.table_finished(second.table_id).finished
+    assert client.get(reverse("match", args=[done.pk])).status_code == 200
+    assert client.get(reverse("event_log", args=[event.pk])).status_code == 200
+
+
+def test_standings_give_matchpoints_by_the_rule():
+    players, event = registered_event()
+    running.start(event, players[0])
+    finish_round(event, 1)
+    deals = results.revealed_deals(event)
+    assert [(d.round, d.number) for d in deals] == [(1, 1), (1, 2)]
+    for deal in deals:
+        scores = {t.table.pk: t.score for t in deal.tables}
+        assert {t.table.pk: t.matchpoints for t in deal.tables} == duplicate.deal_matchpoints(
+            scores
+        )
+    lines = results.standings(event, deals)
+    assert {line.pair for line in lines} == set(event.pairs.all())
+    for line in lines:
+        mine = [
+            points
+            for deal in deals
+            for t in deal.tables
+            for pair, points in (
+                (t.table.team_0, t.matchpoints[0]),
+                (t.table.team_1, t.matchpoints[1]),
+            )
+            if pair == line.pair
+        ]
+        assert line.matchpoints == sum(mine) and line.top == len(mine)
+
+
+def test_the_published_log_checks_and_a_changed_deal_does_not():
+    players, event = registered_event()
+    running.start(event, players[0])
+    finish_round(event, 1)
+    started = finish_round(event, 2)
+    assert started is not None and started.finished
+    event.refresh_from_db()
+    log = results.event_log(event)
+    findings = verify.verify(log)
+    assert findings and all(f.ok for f in findings), [f.text for f in findings if not f.ok]
+    assert sum("got the round's 2 deals" in f.text for f in findings) == 4
+    log["rounds"][1]["tables"][0]["deals"][0]["cards"][0:2] = log["rounds"][1]["tables"][0][
+        "deals"
+    ][0]["cards"][1::-1]
+    log["rounds"][0]["tables"][1]["seed"] = "0" * 64
+    wrong = [f.text for f in verify.verify(log) if not f.ok]
+    assert any("Round 2, table 1: its deals are not the round's" in t for t in wrong)
+    assert any("Round 1, table 2: its seed is not the round's" in t for t in wrong)
+
+
+def test_event_matches_are_unrated_and_their_tables_take_no_rematch():
+    players = make_players(5)
+    club = club_with(players)
+    event = new_event(club, players[0], rounds=1, deals=1)
+    running.register(event, players[0], players[1].username, "")
+    running.register(event, players[2], players[3].username, "")
+    running.start(event, players[0])
+    finish_round(event, 1)
+    assert not RatingChange.objects.exists()
+    table = round_tables(event, 1)[0].table
+    with pytest.raises(TableError, match="one match"):
+        play.vote_rematch(
+            table.pk, players[0] if table.seats.filter(user=players[0]).exists() else players[2]
+        )
+    assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
+
+
+def test_the_event_matches_end_after_their_deals():
+    state = belote.new_game("seed", deals=2)
+    while state.to_act is not None:
+        state = belote.apply(state, state.to_act, belote.legal_actions(state, state.to_act)[-1])
+    assert len(belote.deal_results(state)) == 2
+    assert belote.loads(belote.dumps(state)).cfg.deals == 2
+
+
+def test_an_event_table_shows_only_to_its_players_until_its_round_is_over(client):
+    players, event = registered_event(rounds=1)
+    running.start(event, players[0])
+    first, _second = round_tables(event, 1)
+    outsider = next(p for p in players[:4] if not first.table.seats.filter(user=p).exists())
+    client.force_login(outsider)
+    url = first.table.get_absolute_url()
+    assert client.get(url).status_code == 404
+    assert presence.join(first.table.code, outsider, "test-channel") is None
+    seated = first.table.seats.exclude(user=None).first().user
+    assert running.may_open(first.table_id, seated)
+    finish_round(event, 1)
+    assert client.get(url).status_code == 200
+    assert presence.join(first.table.code, outsider, "test-channel") == first.table_id
+
+
+def test_the_live_part_of_the_event_page_comes_again_only_when_it_changed(client):
+    players, event = registered_event()
+    running.start(event, players[0])
+    client.force_login(players[0])
+    url = reverse("event_progress", args=[event.pk])
+    first = client.get(url, {"status": "running", "seen": ""})
+    assert first.status_code == 200 and "Round 1 of 2" in first.content.decode()
+    seen = first.context["seen"]
+    assert client.get(url, {"status": "running", "seen": seen}).status_code == 204
+    finish_round(event, 1)
+    again = client.get(url, {"status": "running", "seen": seen})
+    assert again.status_code == 200 and "After 1 round." in again.content.decode()
+    finish_round(event, 2)
+    over = client.get(url, {"status": "running", "seen": seen})
+    assert over.status_code == 204 and over["HX-Refresh"] == "true"
+
+
+def test_the_start_command_starts_the_events_whose_time_came():
+    players, event = registered_event()
+    later = new_event(event.club, players[0], starts_at=timezone.now() + timedelta(hours=1))
+    Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    out = StringIO()
+    call_command("start_due_events", stdout=out)
+    assert f"started {event.name}" in out.getvalue()
+    assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
+    assert Event.objects.get(pk=later.pk).status == Event.Status.REGISTRATION
+
+
+def test_the_admin_shows_no_secret_of_a_running_event_nor_an_unrevealed_table(client):
+    players, event = registered_event(rounds=1)
+    running.start(event, players[0])
+    event.refresh_from_db()
+    first, _second = round_tables(event, 1)
+    done = play_out(first.table_id)
+    staff = players[4]
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    client.force_login(staff)
+    page = client.get(reverse("admin:games_event_change", args=[event.pk])).content.decode()
+    assert event.name in page and event.secret not in page and event.seed not in page
+    record = client.get(reverse("admin:games_match_change", args=[done.pk])).content.decode()
+    assert done.seed not in record and "engine state" not in record.lower()
+    finish_round(event, 1)
+    page = client.get(reverse("admin:games_event_change", args=[event.pk])).content.decode()
+    assert event.secret in page
+    record = client.get(reverse("admin:games_match_change", args=[done.pk])).content.decode()
+    assert done.seed in record
