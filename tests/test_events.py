@@ -354,3 +354,23 @@ def test_the_admin_shows_no_secret_of_a_running_event_nor_an_unrevealed_table(cl
     assert event.secret in page
     record = client.get(reverse("admin:games_match_change", args=[done.pk])).content.decode()
     assert done.seed in record
+
+
+def test_a_start_time_is_taken_in_the_admins_time_zone(client):
+    players = make_players(2)
+    club = club_with(players)
+    client.force_login(players[0])
+    when = (timezone.now() + timedelta(days=2)).replace(second=0, microsecond=0)
+    local = when + timedelta(hours=2)  # Sofia in winter: UTC+2, the browser's offset -120
+    client.post(
+        reverse("new_event", args=[club.pk]),
+        {
+            "name": "Friday cup",
+            "rounds": 2,
+            "deals_per_round": 2,
+            "turn_seconds": 30,
+            "starts_at": local.strftime("%Y-%m-%dT%H:%M"),
+            "utc_offset": -120,
+        },
+    )
+    assert Event.objects.get().starts_at == when

@@ -3,6 +3,8 @@ refusal comes back as a message and changes nothing)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -64,12 +66,23 @@ class EventForm(forms.Form):
         initial=30,
     )
     starts_at = forms.DateTimeField(
-        label=gettext_lazy("Starts at"),
+        label=gettext_lazy("Starts at (your time)"),
         required=False,
         help_text=gettext_lazy("Leave empty to start it yourself once the pairs have registered."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         input_formats=["%Y-%m-%dT%H:%M"],
     )
+    #: The browser's minutes behind UTC (``static/js/local-time.js``): the time typed is theirs.
+    utc_offset = forms.IntegerField(
+        required=False, min_value=-14 * 60, max_value=14 * 60, widget=forms.HiddenInput
+    )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        offset = data.pop("utc_offset", None) or 0
+        if data.get("starts_at") is not None:
+            data["starts_at"] += timedelta(minutes=offset)
+        return data
 
 
 def _club(pk: int, user) -> Club:
