@@ -2,7 +2,8 @@
 register, it starts; each round's notice takes the players to their tables, where they play
 their deals against computers; the standings show after the first round, and after the
 second the results by pair and by deal, with the log that ``games.verify`` accepts. axe-core
-clean on the club page, the event in progress and its results, at both sizes."""
+clean on the club page, the event's registration, the event in progress and its results, at
+both sizes."""
 
 from __future__ import annotations
 
@@ -103,6 +104,7 @@ def test_a_small_duplicate_event_to_its_results(live_server_url, new_page, tmp_p
     expect(cid.get_by_role("region", name="Registered pairs")).to_contain_text("cid & dan")
     event = Event.objects.get()
     assert all(len(pair.contribution) == 64 for pair in event.pairs.all())
+    no_serious_violations(cid)
 
     # Everyone waits on some page of the site; Ana starts the event.
     for page in (bob, cid, dan):
