@@ -57,6 +57,10 @@ class Club(models.Model):
     )
     #: Hidden by a moderator: nobody but moderators sees it.
     hidden = models.BooleanField(_("hidden"), default=False)
+    #: The code of the club's invite link: whoever opens it may join, whatever the club's rule.
+    invite_code = models.CharField(
+        _("invite code"), max_length=32, unique=True, default=new_invite_code
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

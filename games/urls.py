@@ -59,6 +59,7 @@ urlpatterns = [
     path("clubs/<int:pk>/join/", clubs.join, name="join_club"),
     path("clubs/<int:pk>/leave/", clubs.leave, name="leave_club"),
     path("clubs/<int:pk>/invite/", clubs.invite, name="invite_to_club"),
+    path("clubs/<int:pk>/invite-link/", clubs.new_invite_link, name="new_club_invite_link"),
     path("clubs/<int:pk>/manage/", clubs.manage, name="manage_club"),
     path("clubs/<int:pk>/announce/", clubs.announce, name="announce_in_club"),
     path("clubs/<int:pk>/tables/new/", clubs.new_table, name="new_club_table"),

@@ -138,3 +138,33 @@ def test_the_pages(client):
     assert Table.objects.count() == 1
     Club.objects.update(hidden=True)
     assert client.get(club.get_absolute_url()).status_code == 404
+
+
+def test_the_invite_link_lets_anyone_in_until_an_admin_makes_a_new_one(client):
+    ana, bob, cid, eve = make_players(4)
+    club = club_of(ana, Club.Access.INVITATION)
+    with pytest.raises(ClubError, match="invitation only"):
+        clubs.join(club, bob, "not-the-code")
+    assert "Welcome" in clubs.join(club, bob, club.invite_code)
+    assert clubs.is_member(club, bob)
+    # A banned player cannot come back through the link.
+    clubs.join(club, eve, club.invite_code)
+    clubs.manage(club, ana, eve.username, "ban")
+    with pytest.raises(ClubError, match="removed you"):
+        clubs.join(club, eve, club.invite_code)
+    with pytest.raises(ClubError, match="Only the club's admins"):
+        clubs.new_invite_link(club, bob)
+    old = club.invite_code
+    clubs.new_invite_link(club, ana)
+    club.refresh_from_db()
+    assert club.invite_code != old
+    with pytest.raises(ClubError, match="invitation only"):
+        clubs.join(club, cid, old)
+    # Through the pages: the link's page offers "Join the club" and the form carries the code.
+    client.force_login(cid)
+    page = client.get(club.get_absolute_url(), {"invite": club.invite_code}).content.decode()
+    assert "Join the club" in page and club.invite_code in page
+    client.post(reverse("join_club", args=[club.pk]), {"invite": club.invite_code})
+    assert clubs.is_member(club, cid)
+    client.force_login(bob)
+    assert club.invite_code not in client.get(club.get_absolute_url()).content.decode()

@@ -15,7 +15,16 @@ from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
 from ..catalog import get_game
-from ..models import Announcement, Club, Match, MatchPlayer, Membership, Outcome, Table
+from ..models import (
+    Announcement,
+    Club,
+    Match,
+    MatchPlayer,
+    Membership,
+    Outcome,
+    Table,
+    new_invite_code,
+)
 from . import friends
 
 Status, Role = Membership.Status, Membership.Role
@@ -82,9 +91,19 @@ def create_club(
     return club
 
 
-def join(club: Club, user: AbstractBaseUser) -> str:
-    """Join an open club, ask to join one by request, or take an invitation; in words."""
+def join(club: Club, user: AbstractBaseUser, code: str = "") -> str:
+    """Join an open club, ask to join one by request, or take an invitation (by name, or the
+    club's invite link, whose ``code`` is given); in words."""
     mine = membership(club, user)
+    if code and code == club.invite_code and (mine is None or mine.status != Status.BANNED):
+        if club.hidden:
+            raise ClubError(_("This club is closed."))
+        if mine is not None and mine.status == Status.ACTIVE:
+            raise ClubError(_("You are a member already."))
+        Membership.objects.update_or_create(
+            club=club, user=user, defaults={"status": Status.ACTIVE}
+        )
+        return _("Welcome to %(club)s!") % {"club": club}
     if club.hidden:
         raise ClubError(_("This club is closed."))
     if mine is not None:
@@ -119,6 +138,14 @@ def leave(club: Club, user: AbstractBaseUser) -> None:
 def _require_admin(club: Club, admin: AbstractBaseUser) -> None:
     if not is_admin(club, admin):
         raise ClubError(_("Only the club's admins can do that."))
+
+
+def new_invite_link(club: Club, admin: AbstractBaseUser) -> str:
+    """Give the club a new invite link: the old one no longer lets anyone in."""
+    _require_admin(club, admin)
+    club.invite_code = new_invite_code()
+    club.save(update_fields=["invite_code"])
+    return _("The club has a new invite link; the old one no longer works.")
 
 
 def invite(club: Club, admin: AbstractBaseUser, username: str) -> Membership:

@@ -135,6 +135,10 @@ def club_page(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "club": club,
             "mine": clubs.membership(club, request.user),
+            # Opened through the club's invite link: joining needs no request or invitation.
+            "invite": request.GET.get("invite", "")[:32]
+            if request.GET.get("invite") == club.invite_code
+            else "",
             "is_member": member,
             "is_admin": clubs.is_admin(club, request.user),
             "announcements": club.announcements.filter(hidden=False)
@@ -170,7 +174,15 @@ def _done(request: HttpRequest, club: Club, action, *args) -> HttpResponse:
 @login_required
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
-    return _done(request, club, clubs.join, club, request.user)
+    code = request.POST.get("invite", "")[:32]
+    return _done(request, club, clubs.join, club, request.user, code)
+
+
+@require_POST
+@login_required
+def new_invite_link(request: HttpRequest, pk: int) -> HttpResponse:
+    club = _club(pk, request.user)
+    return _done(request, club, clubs.new_invite_link, club, request.user)
 
 
 @require_POST
