@@ -1,6 +1,6 @@
-"""A club through the real server: one player founds it, another joins, a club table is opened
-for the members, and the club's page shows members online, the announcement and the table;
-axe-core clean at both sizes."""
+"""A club through the real server: one player founds it, another joins by its invite link, a
+club table is opened for the members, and the club's page shows members online, the
+announcement and the table; axe-core clean at both sizes."""
 
 from __future__ import annotations
 
@@ -22,15 +22,17 @@ def test_a_club_with_its_members_table_and_announcement(live_server_url, new_pag
     ana.get_by_role("link", name="Clubs").click()
     ana.get_by_label("Club name").fill("Tuesday Belote")
     ana.get_by_label("Belote").check()
-    ana.get_by_label("Who may join").select_option("open")
+    ana.get_by_label("Who may join").select_option("invitation")
     ana.get_by_role("button", name="Found the club").click()
     expect(ana.get_by_role("heading", level=1)).to_have_text("Tuesday Belote")
     ana.get_by_label("New announcement").fill("Tuesdays at eight.")
     ana.get_by_role("button", name="Post").click()
     expect(ana.locator(".announcements")).to_contain_text("Tuesdays at eight.")
 
-    bob.goto(base + "/clubs/")
-    bob.get_by_role("link", name="Tuesday Belote").click()
+    # The club takes members by invitation: Ana sends Bob its invite link.
+    link = ana.get_by_label("The club's invite link").input_value()
+    bob.goto(link)
+    expect(bob.locator("main")).to_contain_text("You were sent this club's invite link")
     bob.get_by_role("button", name="Join the club").click()
     expect(bob.locator(".messages")).to_contain_text("Welcome to Tuesday Belote!")
     bob.get_by_role("button", name="Open a club table").click()
