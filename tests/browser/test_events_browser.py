@@ -94,6 +94,7 @@ def test_a_small_duplicate_event_to_its_results(live_server_url, new_page, tmp_p
     ana.get_by_role("button", name="Schedule the event").click()
     expect(ana.get_by_role("heading", level=1)).to_have_text("Winter cup")
     event_url = ana.url
+    ana.wait_for_load_state()  # the page's scripts (the browser's contribution) are in
     ana.get_by_label("Your partner").select_option("bob")
     ana.get_by_role("button", name="Register").click()
     expect(ana.locator(".messages")).to_contain_text("You are registered.")
