@@ -109,13 +109,16 @@ def run(level: str, matches: int, *, workers: int, seed: int, budget: float) -> 
         "wins": wins,
         "rate": wins / len(results) if results else 0.0,
         "interval": wilson(wins, len(results)) if results else (0.0, 0.0),
-        "summary": printed.strip().splitlines()[-12:],
+        # The harness's own summary: contracts, doubles, capots and points per deal of each side.
+        "summary": printed.strip().splitlines(),
+        "results": results,
     }
 
 
 def format_result(result: dict[str, Any]) -> str:
     low, high = result["interval"]
+    summary = "\n".join(f"    {line}" for line in result["summary"] if "note:" not in line)
     return (
         f"  {result['level']} vs the 2001 AI: {result['wins']}/{result['matches']} matches won = "
-        f"{result['rate']:.1%} (95% CI {low:.1%}-{high:.1%})"
+        f"{result['rate']:.1%} (95% CI {low:.1%}-{high:.1%})\n{summary}"
     )

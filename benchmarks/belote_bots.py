@@ -7,8 +7,9 @@ dealer) twice, the first player on seats 0 and 2 in one match and on seats 1 and
 so neither side is dealt the better cards. The rate is the share of all those matches the first
 player won, with its 95% Wilson interval. ``frozen-hard`` is hard as it stood when the expert
 was built (``benchmarks.frozen_belote``): every change is judged against the same opponent.
-``expert-bidding`` bids like the expert and plays like frozen hard; ``expert-play`` the other
-way round: they measure the two halves apart. Every decision is timed, and judged for the
+``expert-bidding`` bids with the expert's valued auction (a candidate the tables no longer use)
+and plays like frozen hard; ``expert-play`` the other way round: they measure the two halves
+apart. Every decision is timed, and judged for the
 faults a human partner notices (``benchmarks.manners``).
 """
 
@@ -36,10 +37,10 @@ Bot = Callable[[dict[str, Any], random.Random, float], str]
 
 
 def expert_bidding(view: dict[str, Any], rng: random.Random, budget: float) -> str:
-    """The expert's calls, frozen hard's cards."""
-    if view["phase"] == "play":
+    """The expert's valued calls (a candidate the tables do not use), frozen hard's cards."""
+    if view["phase"] == "play" or len(view["legal"]) == 1:
         return frozen.choose_hard(view, rng, budget)  # type: ignore[arg-type]
-    return expert.choose_expert(view, rng, budget)  # type: ignore[arg-type]
+    return expert.choose_call(view, rng, min(budget, expert.BUDGET))  # type: ignore[arg-type]
 
 
 def expert_play(view: dict[str, Any], rng: random.Random, budget: float) -> str:

@@ -1,4 +1,10 @@
-"""Belote's expert computer player: sampled deals solved exactly.
+"""Belote's expert computer player: hard's auction, sampled deals solved exactly in play.
+
+It calls as hard does (:func:`games.bots.belote.choose_call`). Its own valued auction,
+:func:`choose_call` (every call tried on sampled deals, each contract valued by a learnt
+model), declared far more, went inside twice as often and redoubled every contra against the
+2001 program's AI, which won most of those deals: the benchmarks keep it as a candidate
+(``benchmarks.belote_bots``' ``expert-bidding``), the tables do not use it.
 
 Card play is perfect-information Monte Carlo: it deals the unseen cards at random, consistently
 with everything public (as hard does, :class:`~games.bots.belote.Constraints`), solves each
@@ -365,7 +371,8 @@ def _auction_end(state: engine.State) -> tuple[int, int, int] | None:
 def choose_call(
     view: View, rng: random.Random, budget: float = 0.3, samples: int | None = None
 ) -> str:
-    """The expert's call. It deals the unseen cards many times so that the others' calls fit
+    """The valued call (see the module: not the expert's at the tables). It deals the unseen
+    cards many times so that the others' calls fit
     (:class:`Auction`); on each deal it tries every call it may make, lets the auction run on
     as the normal player would call it, and values the contract it ends in with the learnt
     model (declarations exact), on :data:`CALL_SAMPLES` deals (``samples``: as many). It makes
@@ -438,13 +445,13 @@ BUDGET = 0.2
 
 
 def choose_expert(view: View, rng: random.Random, budget: float = BUDGET) -> str:
-    """The expert: the auction valued on sampled deals, sampled deals solved exactly in play."""
+    """The expert: hard's calls, sampled deals solved exactly in play."""
     budget = min(budget, BUDGET)
     legal = view["legal"]
     if len(legal) == 1:
         return legal[0]
     if view["phase"] != "play":
-        return choose_call(view, rng, budget)
+        return bots.choose_call(view)
     return choose_card(view, rng, budget)
 
 

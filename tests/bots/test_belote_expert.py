@@ -80,14 +80,20 @@ def test_the_expert_thinks_no_longer_than_its_own_budget_whatever_a_table_allows
     """A table may allow more time than the expert's answer should take; a smaller allowance
     is kept."""
     asked: list[float] = []
-    monkeypatch.setattr(expert, "choose_call", lambda view, rng, budget: asked.append(budget))
     monkeypatch.setattr(expert, "choose_card", lambda view, rng, budget: asked.append(budget))
-    auction = me(belote.new_game(5))
     playing = me(play(belote.new_game(5), "H", "pass", "pass", "pass"))
-    for view in (auction, playing):
-        for allowed in (1.0, expert.BUDGET / 4):
-            expert.choose_expert(view, random.Random(0), allowed)
-    assert asked == [expert.BUDGET, expert.BUDGET / 4] * 2
+    for allowed in (1.0, expert.BUDGET / 4):
+        expert.choose_expert(playing, random.Random(0), allowed)
+    assert asked == [expert.BUDGET, expert.BUDGET / 4]
+
+
+def test_the_expert_calls_as_hard_does():
+    """Its valued auction lost to an outside player (``docs/benchmarks.md``): it bids as hard."""
+    state = belote.new_game(11)
+    while belote.phase(state) == "auction":
+        view = me(state)
+        assert expert.choose_expert(view, random.Random(1)) == bots.choose_call(view)
+        state = belote.apply(state, state.to_act, bots.choose_call(view))
 
 
 def test_when_no_sampled_deal_can_be_solved_in_time_it_stops_and_plays_the_normal_card(
