@@ -19,7 +19,8 @@ from typing import Any
 
 from django.conf import settings
 
-from .stats import wilson
+from . import arena_deals
+from .stats import percentile, wilson
 
 #: Where the harness lies beside the checkout.
 HARNESS = Path(settings.BASE_DIR).parent / "shared" / "arena-2001"
@@ -113,6 +114,56 @@ def run(level: str, matches: int, *, workers: int, seed: int, budget: float) -> 
         "summary": printed.strip().splitlines(),
         "results": results,
     }
+
+
+def run_deals(player: str, pairs: int, *, workers: int, seed: int, budget: float) -> dict[str, Any]:
+    """Play ``pairs`` duplicate deal pairs of ``player`` against the 2001 AI
+    (:mod:`benchmarks.arena_deals`): the mean difference of written points a deal with its 95%
+    interval, and the contracts each side declared."""
+    python = interpreter()
+    if python is None or not (HARNESS / "arena_2001.py").exists():
+        raise RuntimeError(skipped())
+    with tempfile.TemporaryDirectory() as folder:
+        stats = Path(settings.BASE_DIR) / "benchmarks" / "stats.py"
+        (Path(folder) / "sitecustomize.py").write_text(SITECUSTOMIZE.format(stats=str(stats)))
+        command = [
+            python,
+            str(Path(settings.BASE_DIR) / "benchmarks" / "arena_deals.py"),
+            *("--harness", str(HARNESS), "--main", str(settings.BASE_DIR)),
+            *("--player", player, "--pairs", str(pairs), "--seed", str(seed)),
+            *("--budget", str(budget), "--workers", str(workers)),
+        ]
+        env = {**os.environ, "PYTHONPATH": folder}
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode:
+        raise RuntimeError(f"the arena failed: {done.stderr.strip()[-2000:]}")
+    outcomes = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    times = [t for o in outcomes for t in o["times"]]
+    return {
+        "player": player,
+        "budget": budget,
+        **arena_deals.summarise(outcomes),
+        "p99_ms": 1000 * (percentile(times, 0.99) or 0.0),
+    }
+
+
+def format_deals(result: dict[str, Any]) -> str:
+    """:func:`run_deals`' result as a few lines of text."""
+    low, high = result["interval"]
+    counts = result["contracts"]
+    sides = "; ".join(
+        f"{name} declared {counts.get(f'{who}:declared', 0)} (All Trumps "
+        f"{counts.get(f'{who}:AT', 0)}, No Trumps {counts.get(f'{who}:NT', 0)}), inside "
+        f"{counts.get(f'{who}:inside', 0)}, doubled {counts.get(f'{who}:x2', 0)}, redoubled "
+        f"{counts.get(f'{who}:x4', 0)}"
+        for who, name in (("project", result["player"]), ("2001", "the 2001 AI"))
+    )
+    return (
+        f"  {result['player']} vs the 2001 AI by duplicate deals: {result['deal_pairs']} deal "
+        f"pairs, {result['player']} writes {result['mean_difference']:+.2f} points a deal more "
+        f"(95% CI {low:+.2f} to {high:+.2f}); p99 decision {result['p99_ms']:.0f} ms\n"
+        f"    {sides}; all passed {counts.get('all pass', 0)}"
+    )
 
 
 def format_result(result: dict[str, Any]) -> str:

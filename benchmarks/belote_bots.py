@@ -66,6 +66,8 @@ PAIRINGS: dict[str, tuple[str, str, float, int]] = {
     "expert-bidding-vs-frozen-hard": ("expert-bidding", "frozen-hard", 0.5, 100),
     "expert-play-vs-frozen-hard": ("expert-play", "frozen-hard", 0.5, 100),
     "hard-vs-frozen-hard": ("hard", "frozen-hard", 0.5, 100),
+    "normal-vs-frozen-hard": ("normal", "frozen-hard", 0.1, 100),
+    "easy-vs-frozen-hard": ("easy", "frozen-hard", 0.0, 100),
     "hard-vs-normal": ("hard", "normal", 0.55, 100),
     "normal-vs-easy": ("normal", "easy", 0.90, 100),
 }

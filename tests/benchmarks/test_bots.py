@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import random
 
 import pytest
 
@@ -101,3 +102,59 @@ def test_the_arena_is_skipped_with_its_reason_where_it_cannot_run(monkeypatch, t
     monkeypatch.setenv("ARENA_PYTHON", "")
     monkeypatch.setattr(arena, "MODULES", "import a_module_nobody_has")
     assert "no Python with unicorn" in arena.skipped()
+
+
+class _RandomHost:
+    """Stands in for the harness's host of the 2001 AI: random legal calls and cards."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[int, int]] = []
+        self.rng = random.Random(5)
+
+    def renew(self) -> None:
+        pass
+
+    def seed(self, value: int) -> None:
+        self.rng.seed(value)
+
+    def bid(self, view, h):
+        self.asked.append((view["seat"], h))
+        return self.rng.choice(view["legal"])
+
+    play = bid
+
+
+def test_duplicate_deals_against_the_2001_ai_swap_the_teams_on_the_same_cards(monkeypatch) -> None:
+    from benchmarks import arena, arena_deals
+    from games.engines import duplicate
+
+    host = _RandomHost()
+    monkeypatch.setattr(arena_deals, "HARNESS", {"host": host, "played": 0})
+    played = []
+    real = arena_deals.play_deal
+
+    def watched(player, deck, dealer, side, budget, tag):
+        result = real(player, deck, dealer, side, budget, tag)
+        played.append((list(deck), dealer, side, result[0]))
+        return result
+
+    monkeypatch.setattr(arena_deals, "play_deal", watched)
+    outcomes = [arena_deals.deal_pair(("normal", number, 0.01, 8)) for number in range(6)]
+    for outcome, (first, second) in zip(
+        outcomes, zip(played[::2], played[1::2], strict=True), strict=True
+    ):
+        assert first[:2] == second[:2] and (first[2], second[2]) == (0, 1)
+        differences = [
+            duplicate.deal_score(line)[side] - duplicate.deal_score(line)[1 - side]
+            for _deck, _dealer, side, line in (first, second)
+        ]
+        assert outcome["difference"] == sum(differences) / 2
+    # The 2001 AI is asked only for the other team's seats, as the harness seats it.
+    assert {(seat & 1, h) for seat, h in host.asked} == {(1, 0), (0, 1)}
+    summary = arena_deals.summarise(outcomes)
+    low, high = summary["interval"]
+    assert summary["deal_pairs"] == 6 and low <= summary["mean_difference"] <= high
+    declared = sum(v for k, v in summary["contracts"].items() if k.endswith(":declared"))
+    assert declared + summary["contracts"].get("all pass", 0) == 12
+    text = arena.format_deals({"player": "normal", "budget": 0.01, "p99_ms": 1.0, **summary})
+    assert "normal vs the 2001 AI by duplicate deals: 6 deal pairs" in text

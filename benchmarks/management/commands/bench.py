@@ -100,6 +100,10 @@ class Command(BaseCommand):
             help="bots: whole matches against the 2001 program's AI (../shared/arena-2001), "
             "e.g. hard=100,expert=100",
         )
+        parser.add_argument(
+            "--arena-deals",
+            help="bots: duplicate deal pairs against the 2001 program's AI, e.g. hard=1000",
+        )
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -159,6 +163,8 @@ class Command(BaseCommand):
             self.stdout.write(belote_bots.format_duplicate(by_deals))
         if options["arena"]:
             result["arena"] = self.bench_arena(options)
+        if options["arena_deals"]:
+            result["arena_deals"] = self.bench_arena_deals(options)
         if result and options["pairs"] is None:
             return result
         result["belote"] = belote_bots.bench_belote(
@@ -201,6 +207,26 @@ class Command(BaseCommand):
                 budget=options["budget"],
             )
             self.stdout.write(arena.format_result(played))
+            results.append(played)
+        return results
+
+    def bench_arena_deals(self, options: dict[str, Any]) -> list[dict[str, Any]]:
+        """Each player named against the 2001 AI by duplicate deals, or why it is skipped."""
+        reason = arena.skipped()
+        if reason:
+            self.stdout.write(reason)
+            return []
+        results = []
+        for part in options["arena_deals"].split(","):
+            player, _, pairs = part.partition("=")
+            played = arena.run_deals(
+                player,
+                int(pairs or 500),
+                workers=options["workers"],
+                seed=options["seed"],
+                budget=options["budget"],
+            )
+            self.stdout.write(arena.format_deals(played))
             results.append(played)
         return results
 
