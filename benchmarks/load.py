@@ -839,7 +839,7 @@ def run(
     servers: int = 1,
     real: bool = True,
     bot_tables: int = 0,
-    bot_level: str = "expert",
+    bot_level: str = "hard",
     notices: bool = False,
 ) -> Report:
     """Run the sweep: per step, the floor (when ``floor``) and then the real tables (when

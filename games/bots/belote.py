@@ -718,6 +718,9 @@ def _distinct(k: Knowledge, hand: int, cards: list[int]) -> list[int]:
     return keep
 
 
+#: The longest hard thinks, whatever a table allows: the strongest level answers within 200 ms
+#: on a loaded machine, and thinking longer did not make it stronger (``docs/benchmarks.md``).
+BUDGET = 0.2
 #: Hard samples at least this many deals before it may stop early (:func:`is_clear`).
 MIN_SAMPLES = 16
 #: How many standard errors of the paired per-deal difference make the best card clear.
@@ -797,11 +800,12 @@ def choose_hard(
     """Determinized Monte Carlo over the unseen cards, normal policy rollouts.
 
     Each sampled deal rolls out every candidate card. Up to 90% of ``budget`` seconds (at most
-    1) are spent, but after :data:`MIN_SAMPLES` deals sampling stops as soon as the choice is
-    clear (:func:`is_clear`): one card is far ahead of all others, or the candidates tie on every
-    deal. ``samples`` instead fixes the number of sampled deals, with no early stop, which makes
-    the choice depend only on ``view`` and ``rng`` (tests). ``sampler`` deals the unseen cards
-    instead of :meth:`Constraints.sample` (the expert's, which also reads the auction).
+    :data:`BUDGET`) are spent, but after :data:`MIN_SAMPLES` deals sampling stops as soon as
+    the choice is clear (:func:`is_clear`): one card is far ahead of all others, or the
+    candidates tie on every deal. ``samples`` instead fixes the number of sampled deals, with
+    no early stop, which makes the choice depend only on ``view`` and ``rng`` (tests).
+    ``sampler`` deals the unseen cards instead of :meth:`Constraints.sample` (the expert
+    candidate's, which also reads the auction).
     """
     legal = view["legal"]
     if len(legal) == 1:
@@ -809,7 +813,7 @@ def choose_hard(
     if view["phase"] != "play":
         return choose_call(view)
     start = time.perf_counter()
-    deadline = start + 0.9 * max(0.0, min(budget, 1.0))
+    deadline = start + 0.9 * max(0.0, min(budget, BUDGET))
     k = knowledge_from_view(view)
     me = view["seat"]
     hand = mask(view["hand"])

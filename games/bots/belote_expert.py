@@ -1,4 +1,8 @@
-"""Belote's expert computer player: hard's auction, sampled deals solved exactly in play.
+"""A candidate for a Belote level above hard: hard's auction, sampled deals solved exactly in play.
+
+The tables do not offer it: it is level with hard by duplicate deals, against frozen hard and
+against the 2001 program's AI, and over whole matches against that AI (``docs/benchmarks.md``);
+the benchmarks measure it (``expert``), and it comes back to the tables once it beats hard.
 
 It calls as hard does (:func:`games.bots.belote.choose_call`). Its own valued auction,
 :func:`choose_call` (every call tried on sampled deals, each contract valued by a learnt
@@ -28,7 +32,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from games.analysis.belote_solver import Position, Solver, TooLong, belot_pairs
 from games.engines import belote as engine
@@ -453,10 +457,3 @@ def choose_expert(view: View, rng: random.Random, budget: float = BUDGET) -> str
     if view["phase"] != "play":
         return bots.choose_call(view)
     return choose_card(view, rng, budget)
-
-
-#: Every Belote level, weakest first.
-LEVELS: dict[str, Callable[[View, random.Random, float], str]] = {
-    **bots.LEVELS,
-    "expert": choose_expert,
-}

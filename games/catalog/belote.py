@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..analysis import belote_review
-from ..bots import belote_expert as bots
+from ..bots import belote as bots
 from ..engines import belote as engine
 from ..presenters import belote as presenter
 from ..presenters.words import per_language

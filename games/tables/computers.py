@@ -11,7 +11,8 @@ from ..presenters.words import per_language
 @per_language
 def bot_level_choices() -> tuple[tuple[str, str], ...]:
     """The computer players' levels, as (value, name in the active language), weakest first
-    (a game offers those its catalogue entry has)."""
+    (a game offers those its catalogue entry has; none offers the expert now, which still
+    names the computers of matches it played)."""
     return (
         ("easy", _("easy")),
         ("normal", _("normal")),

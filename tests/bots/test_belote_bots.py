@@ -334,11 +334,11 @@ def first_card_of_a_deal() -> dict:
 @pytest.mark.parametrize(
     ("budget", "deal_seconds", "deals"),
     [
-        (0.25, 0.0625, 4),  # 90% of the budget: the fourth deal ends past 0.225 s
-        (1.0, 0.0625, 15),  # the fifteenth deal ends past 0.9 s (the sixteenth would reach 1 s)
-        (5.0, 0.0625, 15),  # a budget over a second counts as one
-        (0.25, 0.5, 1),  # a deal longer than the whole budget: the first one is still played out
-        (0.0, 0.0625, 1),
+        (0.1, 0.025, 4),  # 90% of the budget: the fourth deal ends past 0.09 s
+        (0.2, 0.025, 8),  # the eighth deal ends past 0.18 s
+        (5.0, 0.025, 8),  # a table's longer allowance counts as hard's own 0.2 s
+        (0.1, 0.5, 1),  # a deal longer than the whole budget: the first one is still played out
+        (0.0, 0.025, 1),
     ],
 )
 def test_hard_samples_deals_until_its_budget_is_spent(

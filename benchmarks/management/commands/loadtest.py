@@ -57,7 +57,7 @@ class Command(BaseCommand):
             help="beside each step's tables, this many tables of one human and three computer "
             "players (reported as 'bots': the human's move to their own update)",
         )
-        parser.add_argument("--bot-level", default="expert", help="the computer players' level")
+        parser.add_argument("--bot-level", default="hard", help="the computer players' level")
         parser.add_argument(
             "--notice-sockets",
             action="store_true",
