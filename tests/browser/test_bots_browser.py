@@ -17,7 +17,11 @@ def test_play_with_three_computer_players(live_server_url, new_page):
     page.get_by_role("button", name="Open the table").click()
     expect(page.locator("#connection")).to_have_text("Connected")
     expect(page.locator("#seats")).to_contain_text("solo (you)")  # the creator sits already
-    page.get_by_label("Computer level").select_option("normal")
+    # The levels the benchmarks tell apart, weakest first; hard is offered first.
+    levels = page.get_by_label("Computer level")
+    expect(levels.locator("option")).to_have_text(["easy", "normal", "hard"])
+    expect(levels).to_have_value("hard")
+    levels.select_option("normal")
     page.get_by_role("button", name="Fill empty seats with computers").click()
     expect(page.locator("#seats .seat-name", has_text="computer, normal")).to_have_count(3)
     for name in ("Ivan", "Elena", "Georgi"):  # partner and opponents told apart
