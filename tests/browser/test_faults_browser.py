@@ -32,10 +32,11 @@ def test_the_page_reconnects_after_a_sigkill_and_play_goes_on(transactional_db, 
     connections.close_all()  # the server process opens its own
     # Computer players wait a second before they move: the kill falls before the next one.
     server = ServerProcess(TEST_BOT_DELAY_SECONDS="1")
-    server.start()
+    # The browser reports the dropped socket and any request made while the server is down,
+    # and htmx logs its error event as it is.
+    page = new_page(expected=("WebSocket", "[object Event]", "ERR_CONNECTION_REFUSED"))
     try:
-        # The browser reports the dropped socket, and htmx logs its error event as it is.
-        page = new_page(expected=("WebSocket", "[object Event]"))
+        server.start()
         page.context.add_cookies([{"name": name, "value": value, "url": server.url}])
         page.goto(server.url + table.get_absolute_url())
         expect(page.locator("#connection")).to_have_text("Connected")
@@ -68,6 +69,7 @@ def test_the_page_reconnects_after_a_sigkill_and_play_goes_on(transactional_db, 
             "Disconnected. Reload the page to connect again."
         )
     finally:
+        page.close()  # before the server, so it reaches for nothing stopped
         server.close()
     moves = list(Move.objects.filter(match=match).order_by("seq"))
     assert [move.seq for move in moves] == list(range(1, before + 2))  # nothing accepted lost

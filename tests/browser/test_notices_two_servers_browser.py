@@ -39,13 +39,12 @@ def test_an_invitation_crosses_server_processes(transactional_db, new_page):
     seating.take_seat(table.pk, ana, 0)
     connections.close_all()  # the server processes open their own
     first, second = ServerProcess(), ServerProcess()
-    first.start()
-    second.start()
+    host, friend = new_page(), new_page()
     try:
-        # The pages outlive the servers at the end: their sockets' failing to reconnect is expected.
-        gone = ("WebSocket", "[object Event]")
-        host = logged_in(new_page(expected=gone), ana, first)
-        friend = logged_in(new_page(expected=gone), bob, second)
+        first.start()
+        second.start()
+        logged_in(host, ana, first)
+        logged_in(friend, bob, second)
         friend.goto(second.url + "/")  # the lobby, served by the second process
         expect(friend.locator("#tables-title")).to_be_visible()
         host.goto(first.url + table.get_absolute_url())
@@ -59,5 +58,8 @@ def test_an_invitation_crosses_server_processes(transactional_db, new_page):
         expect(host.locator("#seats")).to_contain_text("bob")
         assert Seat.objects.filter(table=table, user=bob).exists()
     finally:
+        # The pages go before the servers, so nothing in them fails to reach a stopped server.
+        host.close()
+        friend.close()
         first.close()
         second.close()
