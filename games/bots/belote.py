@@ -7,7 +7,10 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   length, belot; the partner's and the opponents' calls) and plays by card-counting rules: the
   declaring side draws trumps, masters are cashed, points go to a partner whose trick is safe,
   nothing of value goes on a lost trick, suits an opponent can ruff are not led.
-- **hard** bids like normal. In play it deals the unseen cards at random, consistently with
+- **hard** calls after trying its calls on sampled deals: normal's own call and every contract
+  its hand nearly supports, each followed by the rest of the auction as normal would call it
+  and the deal played out by normal's card play; it makes another call than normal's only when
+  that wrote clearly more. In play it deals the unseen cards at random, consistently with
   everything public (voids and "no higher trump" inferred from the legal-card rules, declared
   kinds, belots announced or not, hand sizes), rebuilds an engine state for each such deal by
   replaying this deal's public actions, plays every candidate card out to the end of the deal with
@@ -666,6 +669,156 @@ def build_state(view: View, hands: Sequence[int]) -> engine.State:
 
 
 # --------------------------------------------------------------------------------------------
+# Hard: auction
+
+#: Contracts hard tries beside normal's call: those valued at most this far below normal's
+#: threshold (:data:`BID_THRESHOLD`).
+TRY_BELOW = 2.0
+#: Attempts at the others' five cards that fit their suit bids, before hard calls as normal.
+FIT_TRIES = 50
+
+
+def auction_view(state: engine.State, seat: int) -> dict:
+    """What :func:`choose_call` reads of ``seat``'s view, cheaply."""
+    contract = None
+    if state.contract >= 0:
+        contract = {
+            "contract": CONTRACTS[state.contract],
+            "declarer": state.declarer,
+            "multiplier": state.mult,
+            "team": state.declarer & 1,
+        }
+    return {
+        "seat": seat,
+        "legal": engine.legal_actions(state, seat),
+        "hand": [CARDS[c] for c in bits(state.hands[seat])],
+        "contract": contract,
+        "auction": [[p, call] for p, call in state.calls],
+    }
+
+
+def stacked_state(view: View, first: Sequence[int], last: Sequence[int]) -> engine.State:
+    """The auction in ``view`` on a deal where each seat's five cards are ``first`` and the
+    three it gets after the auction ``last`` (an engine state on a stacked deck)."""
+    dealer = view["dealer"]
+    deck = [""] * 32
+    for i in range(4):
+        seat = (dealer + 1 + i) & 3
+        cards = [CARDS[c] for c in bits(first[seat])]
+        deck[3 * i : 3 * i + 3] = cards[0:3]
+        deck[12 + 2 * i : 14 + 2 * i] = cards[3:5]
+        deck[20 + 3 * i : 23 + 3 * i] = [CARDS[c] for c in bits(last[seat])]
+    opts = view["options"]
+    state = engine.new_game(
+        0,
+        dealer=dealer,
+        decks=[deck],
+        target=opts["target"],
+        declarations=opts["declarations"],
+        finish_with_hanging=opts["finish_with_hanging"],
+    )
+    for seat, call in view["auction"]:
+        state = engine.apply(state, seat, call)
+    return state
+
+
+def auction_deal(view: View, rng: random.Random) -> tuple[list[int], list[int]] | None:
+    """The other players' five cards and everyone's last three, at random, each player who bid
+    a suit holding its jack or nine (as normal bids); None if no such deal turned up."""
+    me = view["seat"]
+    hand = mask(view["hand"])
+    suits: dict[int, set[int]] = {}
+    for seat, call in view["auction"]:
+        if seat != me and call in CONTRACT_INDEX and CONTRACT_INDEX[call] < NT:
+            suits.setdefault(seat, set()).add(CONTRACT_INDEX[call])
+    others = [p for p in range(4) if p != me]
+    unseen = bits(ALL & ~hand)
+    for _ in range(FIT_TRIES):
+        rng.shuffle(unseen)
+        first = [0, 0, 0, 0]
+        first[me] = hand
+        for i, seat in enumerate(others):
+            first[seat] = sum(1 << c for c in unseen[5 * i : 5 * i + 5])
+        if all(holds_jack_or_nine(first[p], suit) for p in suits for suit in suits[p]):
+            rest = unseen[15:]
+            last = [sum(1 << c for c in rest[3 * i : 3 * i + 3]) for i in range(4)]
+            return first, last
+    return None
+
+
+def play_out(state: engine.State, deal: int, team: int, hang: int) -> float:
+    """Finish deal ``deal``'s auction with normal's calls and the deal with normal's card
+    play: the deal's value for ``team`` as :func:`rollout` counts it (nothing if all pass)."""
+    while state.deal_no == deal and engine.phase(state) == "auction":
+        seat = state.to_act
+        legal = engine.legal_actions(state, seat)
+        call = legal[0] if len(legal) == 1 else choose_call(auction_view(state, seat))  # type: ignore[arg-type]
+        state = engine.apply(state, seat, call)
+    if state.deal_no != deal or engine.phase(state) != "play":
+        return 0.0  # thrown in
+    seat = state.to_act
+    k = Knowledge(state.contract, state.declarer)
+    hands = list(state.hands)
+    card = policy_card(k, seat, hands[seat], mask(engine.legal_actions(state, seat)))
+    return rollout(state, k, hands, seat, card, team, hang)
+
+
+def choose_hard_call(
+    view: View, rng: random.Random, budget: float = 0.3, samples: int | None = None
+) -> str:
+    """Hard's call: normal's, unless another call writes clearly more on sampled deals.
+
+    The candidates are normal's call, pass, and the contracts within :data:`TRY_BELOW` of
+    normal's threshold (a suit only with its jack or nine). Each sampled deal
+    (:func:`auction_deal`) plays every candidate out (:func:`play_out`); sampling stops as
+    :func:`choose_hard` does, or after ``samples`` deals. Another call than normal's is made
+    only when its mean is more than :data:`NEAR_TIE` above normal's.
+    """
+    legal = view["legal"]
+    me = view["seat"]
+    usual = choose_call(view)
+    hand = mask(view["hand"])
+    margins = contract_values(hand)
+    cands = {usual, "pass"}
+    for call in legal:
+        ct = CONTRACT_INDEX.get(call)
+        nearly = ct is not None and margins[ct] >= -TRY_BELOW
+        if nearly and (ct >= NT or holds_jack_or_nine(hand, ct)):
+            cands.add(call)
+    calls = sorted(cands)
+    if len(calls) == 1:
+        return usual
+    deadline = time.perf_counter() + 0.9 * max(0.0, min(budget, BUDGET))
+    totals = dict.fromkeys(calls, 0.0)
+    pairs: dict[tuple[str, str], list[float]] = {
+        (a, b): [0.0, 0.0] for i, a in enumerate(calls) for b in calls[i + 1 :]
+    }
+    n = 0
+    while True:
+        if samples is None:
+            if n and time.perf_counter() >= deadline:
+                break
+            if n >= MIN_SAMPLES and is_clear(calls, totals, pairs, n):
+                break
+        elif n >= samples:
+            break
+        deal = auction_deal(view, rng)
+        if deal is None:
+            return usual
+        base = stacked_state(view, *deal)
+        values = {
+            call: play_out(engine.apply(base, me, call), view["deal_no"], me & 1, view["hanging"])
+            for call in calls
+        }
+        tally(totals, pairs, values)
+        n += 1
+    best = max(calls, key=lambda call: totals[call])
+    if totals[best] - totals[usual] <= NEAR_TIE * n:
+        return usual
+    return best
+
+
+# --------------------------------------------------------------------------------------------
 # Hard: rollouts
 
 
@@ -811,7 +964,7 @@ def choose_hard(
     if len(legal) == 1:
         return legal[0]
     if view["phase"] != "play":
-        return choose_call(view)
+        return choose_hard_call(view, rng, budget, samples)
     start = time.perf_counter()
     deadline = start + 0.9 * max(0.0, min(budget, BUDGET))
     k = knowledge_from_view(view)

@@ -4,7 +4,7 @@ The tables do not offer it: it is level with hard by duplicate deals, against fr
 against the 2001 program's AI, and over whole matches against that AI (``docs/benchmarks.md``);
 the benchmarks measure it (``expert``), and it comes back to the tables once it beats hard.
 
-It calls as hard does (:func:`games.bots.belote.choose_call`). Its own valued auction,
+It calls as hard does (:func:`games.bots.belote.choose_hard_call`). Its own valued auction,
 :func:`choose_call` (every call tried on sampled deals, each contract valued by a learnt
 model), declared far more, went inside twice as often and redoubled every contra against the
 2001 program's AI, which won most of those deals: the benchmarks keep it as a candidate
@@ -341,32 +341,13 @@ def _written(
     return sheet_margin(CONTRACTS[ct], multiplier, declaring, raw, team)
 
 
-def _auction_view(state: engine.State, seat: int) -> dict:
-    """What :func:`games.bots.belote.choose_call` reads of ``seat``'s view, cheaply."""
-    contract = None
-    if state.contract >= 0:
-        contract = {
-            "contract": CONTRACTS[state.contract],
-            "declarer": state.declarer,
-            "multiplier": state.mult,
-            "team": state.declarer & 1,
-        }
-    return {
-        "seat": seat,
-        "legal": engine.legal_actions(state, seat),
-        "hand": [CARDS[c] for c in bits(state.hands[seat])],
-        "contract": contract,
-        "auction": [[p, call] for p, call in state.calls],
-    }
-
-
 def _auction_end(state: engine.State) -> tuple[int, int, int] | None:
     """Finish the auction with every seat calling as the normal player does: the contract,
     the declaring team and the multiplier (None: all passed)."""
     deal = state.deal_no
     while engine.phase(state) == "auction" and state.deal_no == deal:
         seat = state.to_act
-        state = engine.apply(state, seat, bots.choose_call(_auction_view(state, seat)))  # type: ignore[arg-type]
+        state = engine.apply(state, seat, bots.choose_call(bots.auction_view(state, seat)))  # type: ignore[arg-type]
     if state.deal_no != deal or state.contract < 0:
         return None
     return state.contract, state.declarer & 1, state.mult
@@ -408,7 +389,7 @@ def choose_call(
             [engine.best_plan(h) for h in hands], opts["declarations"] == "pool"
         )[0]
         margins = _margins(hands, leader, rng)
-        state = _stacked(view, first, last)
+        state = bots.stacked_state(view, first, last)
         for call in calls:
             end = _auction_end(engine.apply(state, me, call))
             if end is not None:
@@ -426,23 +407,6 @@ def choose_call(
     return max(calls, key=merit)
 
 
-def _stacked(view: View, first: Sequence[int], last: Sequence[int]) -> engine.State:
-    """The sampled deal at this point of the auction (an engine state on a stacked deck)."""
-    dealer = view["dealer"]
-    deck = [""] * 32
-    for i in range(4):
-        seat = (dealer + 1 + i) & 3
-        cards = [CARDS[c] for c in bits(first[seat])]
-        deck[3 * i : 3 * i + 3] = cards[0:3]
-        deck[12 + 2 * i : 14 + 2 * i] = cards[3:5]
-        deck[20 + 3 * i : 23 + 3 * i] = [CARDS[c] for c in bits(last[seat])]
-    opts = view["options"]
-    state = engine.new_game(0, dealer=dealer, decks=[deck], **opts)
-    for seat, call in view["auction"]:
-        state = engine.apply(state, seat, call)
-    return state
-
-
 #: The longest the expert thinks, whatever budget a table allows: it answers within 200 ms
 #: also on a loaded machine (the sampled deals it weighs are fixed; the clock cuts them short).
 BUDGET = 0.2
@@ -455,5 +419,5 @@ def choose_expert(view: View, rng: random.Random, budget: float = BUDGET) -> str
     if len(legal) == 1:
         return legal[0]
     if view["phase"] != "play":
-        return bots.choose_call(view)
+        return bots.choose_hard_call(view, rng, budget)
     return choose_card(view, rng, budget)

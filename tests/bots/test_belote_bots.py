@@ -351,6 +351,104 @@ def test_hard_samples_deals_until_its_budget_is_spent(
 
 
 # --------------------------------------------------------------------------------------------
+# Hard's auction
+
+
+def an_auction_view(hand: Sequence[str], *calls: str, dealer: int = 3) -> dict:
+    """The view of the seat to call after ``calls``, holding ``hand`` (its five cards)."""
+    to_call = (dealer + 1 + len(calls)) % 4
+    state = belote.new_game(0, dealer=dealer, decks=[stack(dealer, {to_call: hand})])
+    state = play(state, *calls)
+    assert state.to_act == to_call and belote.phase(state) == "auction"
+    return me(state)
+
+
+def test_hard_deals_the_unseen_cards_so_that_suit_bids_hold_their_jack_or_nine() -> None:
+    # Seat 1 bid hearts, seat 2 and 3 passed; seat 0 holds J♥: seat 1 must hold 9♥.
+    v = an_auction_view(["JH", "7C", "8C", "7D", "8D"], "H", "pass", "pass", dealer=0)
+    own = belote_cards.mask(v["hand"])
+    for seed in range(40):
+        first, last = bots.auction_deal(v, random.Random(seed))
+        assert first[0] == own
+        assert [h.bit_count() for h in first] == [5, 5, 5, 5]
+        assert [h.bit_count() for h in last] == [3, 3, 3, 3]
+        every = 0
+        for h in (*first, *last):
+            assert not every & h
+            every |= h
+        assert every == belote_cards.ALL
+        assert first[1] >> belote_cards.INDEX["9H"] & 1
+
+
+def test_hard_calls_as_normal_when_no_sampled_deal_fits_the_bids() -> None:
+    # Seat 0 holds every jack and nine but the nine of spades, and seat 1 bid clubs.
+    v = an_auction_view(["JC", "9C", "JD", "JH", "JS"], "C", dealer=0)
+    assert bots.auction_deal(v, random.Random(0)) is None
+    assert bots.choose_hard_call(v, random.Random(0), 0.05) == bots.choose_call(v)
+
+
+def test_a_deal_everyone_passes_is_worth_nothing_and_play_out_stops_there() -> None:
+    v = an_auction_view(["7C", "8C", "7D", "8D", "7H"], "pass", "pass", "pass")
+    first, last = bots.auction_deal(v, random.Random(1))
+    state = belote.apply(bots.stacked_state(v, first, last), v["seat"], "pass")
+    assert state.deal_no == 1
+    assert bots.play_out(state, 0, v["seat"] & 1, 0) == 0.0
+
+
+def test_play_out_plays_the_deal_to_its_score() -> None:
+    v = an_auction_view(["JC", "9C", "AC", "TC", "KC"])
+    first, last = bots.auction_deal(v, random.Random(2))
+    base = bots.stacked_state(v, first, last)
+    state = belote.apply(base, v["seat"], "C")
+    value = bots.play_out(state, 0, v["seat"] & 1, 0)
+    # The same deal finished by hand with normal's calls and cards writes the same.
+    while belote.phase(state) == "auction":
+        state = belote.apply(state, state.to_act, bots.choose_normal(me(state), random.Random(0)))
+    while not belote.deal_results(state):
+        state = belote.apply(state, state.to_act, bots.choose_normal(me(state), random.Random(0)))
+    result = belote.deal_results(state)[0]
+    team = v["seat"] & 1
+    written, raw = result["written"], result["raw"]
+    assert value == written[team] - written[1 - team] + 0.02 * (raw[team] - raw[1 - team])
+
+
+def calls_worth(monkeypatch: pytest.MonkeyPatch, worth: dict[str, float]) -> list[str]:
+    """Make every call hard tries worth ``worth[call]`` (0 if not named) on every sampled
+    deal; returns the calls it tried."""
+    tried: list[str] = []
+
+    def value(state: belote.State, deal: int, team: int, hang: int) -> float:
+        call = state.calls[-1][1]
+        tried.append(call)
+        return worth.get(call, 0.0)
+
+    monkeypatch.setattr(bots, "play_out", value)
+    return tried
+
+
+def test_hard_makes_another_call_than_normal_only_when_it_writes_clearly_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Normal passes this hand; spades (jack, ace) are near enough to be tried.
+    v = an_auction_view(["JS", "AS", "8C", "8D", "7H"])
+    assert bots.choose_call(v) == "pass"
+    tried = calls_worth(monkeypatch, {"S": bots.NEAR_TIE})
+    assert bots.choose_hard_call(v, random.Random(0), 0.05, samples=8) == "pass"
+    assert set(tried) == {"pass", "S"}  # nor No Trumps, All Trumps, nor suits without J or 9
+    calls_worth(monkeypatch, {"S": 2 * bots.NEAR_TIE})
+    assert bots.choose_hard_call(v, random.Random(0), 0.05, samples=8) == "S"
+
+
+def test_hard_never_tries_a_contract_far_below_normals_threshold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    v = an_auction_view(["7C", "8C", "7D", "8D", "7H"])
+    tried = calls_worth(monkeypatch, {"AT": 50.0, "NT": 50.0})
+    assert bots.choose_hard_call(v, random.Random(0), 0.05, samples=8) == "pass"
+    assert tried == []  # pass alone is left: nothing to weigh
+
+
+# --------------------------------------------------------------------------------------------
 # Match harness
 
 

@@ -87,13 +87,23 @@ def test_the_expert_thinks_no_longer_than_its_own_budget_whatever_a_table_allows
     assert asked == [expert.BUDGET, expert.BUDGET / 4]
 
 
-def test_the_expert_calls_as_hard_does():
-    """Its valued auction lost to an outside player (``docs/benchmarks.md``): it bids as hard."""
+def test_the_expert_calls_as_hard_does(monkeypatch):
+    """Its valued auction lost to an outside player (``docs/benchmarks.md``): it bids as hard,
+    within its own budget."""
+    asked: list[float] = []
+
+    def hard_call(view, rng, budget):
+        asked.append(budget)
+        return "pass"
+
+    monkeypatch.setattr(bots, "choose_hard_call", hard_call)
     state = belote.new_game(11)
-    while belote.phase(state) == "auction":
+    while belote.phase(state) == "auction" and state.deal_no == 0:
         view = me(state)
-        assert expert.choose_expert(view, random.Random(1)) == bots.choose_call(view)
-        state = belote.apply(state, state.to_act, bots.choose_call(view))
+        expected = view["legal"][0] if len(view["legal"]) == 1 else "pass"
+        assert expert.choose_expert(view, random.Random(1), 1.0) == expected
+        state = belote.apply(state, state.to_act, expected)
+    assert asked and set(asked) == {expert.BUDGET}
 
 
 def test_when_no_sampled_deal_can_be_solved_in_time_it_stops_and_plays_the_normal_card(
