@@ -85,7 +85,7 @@ QUIET_SECONDS = 0.15
 #: Turns of the event loop given to what a move leaves running, after the last move.
 SETTLE_TURNS = 50
 #: The settings of the measured process: production mode, as the load test's servers run,
-#: and no timer (heartbeat, connection age, absence) that could fall inside a count.
+#: and no timer (heartbeat, absence) that could fall inside a count.
 CHILD_ENV = {
     "DEBUG": "0",
     "SECRET_KEY": "move-path-benchmark-only-never-a-real-key",
@@ -93,7 +93,6 @@ CHILD_ENV = {
     "SECURE_SSL_REDIRECT": "0",
     "LOG_LEVEL": "WARNING",
     "DJANGO_SETTINGS_MODULE": "cardroom.settings",
-    "DB_CONN_MAX_AGE": "86400",
     "PRESENCE_HEARTBEAT_SECONDS": "86400",
     "PRESENCE_STALE_SECONDS": "172800",
     "AWAY_GRACE_SECONDS": "86400",

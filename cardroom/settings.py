@@ -133,13 +133,25 @@ TEMPLATES = [
 ]
 
 # Database: a SQLite file unless DATABASE_URL names another (PostgreSQL in production).
+# Connections never outlive the work that opened them (CONN_MAX_AGE 0): under ASGI each HTTP
+# request runs in a thread of its own, and a connection kept past it is never closed. On
+# PostgreSQL they come from Django's pool, so a process holds at most DB_POOL_SIZE whatever the
+# request rate; a request that finds them all busy waits DB_POOL_TIMEOUT seconds, then fails.
+# DB_POOL_SIZE=0 opens one per request (for an external pooler, e.g. PgBouncer, that bounds them).
 DATABASES = {
     "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}", conn_max_age=0
     )
 }
+DB_POOL_SIZE = int(os.environ.get("DB_POOL_SIZE", "10"))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and DB_POOL_SIZE > 0:
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DB_POOL_SIZE,
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
+        # An idle connection above min_size is closed after this many seconds.
+        "max_idle": 60,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file (not in-memory) test database, so a live server in another process shares it.
     DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "test-db.sqlite3")}
@@ -148,8 +160,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
-    # Connections persist like PostgreSQL's (DB_CONN_MAX_AGE): otherwise every websocket event
-    # would open the SQLite file and run the pragmas again.
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

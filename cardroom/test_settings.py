@@ -12,8 +12,6 @@ from .settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
-# Close connections after each request, so no idle thread keeps the test database open.
-DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 
 # Computer players move at once and think briefly in tests (server processes started by the
 # fault tests ask for a pause, so that a bot's turn is pending when they kill the server).

@@ -11,6 +11,8 @@
 - ``lobby``: a player's move round trip while many lobby sockets watch and one socket floods
   a public table within its frame budget (``benchmarks.lobby``); on a server it starts, on
   DATABASE_URL/REDIS_URL when set, else on its own SQLite file.
+- ``connections``: a request's time and the connections a server holds, with Django's pool and
+  with a connection per request (``benchmarks.connections``); on DATABASE_URL when set.
 - ``moves``: Python instructions, calls and queries per move made over a table's websocket,
   counted twice to the same figure, and CPU time per move (``benchmarks.move_path``); in
   processes of its own, each on a copy of one SQLite file of its own.
@@ -27,7 +29,16 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from benchmarks import arena, belote_bots, grabush_bots, lobby, move_path, notices, review
+from benchmarks import (
+    arena,
+    belote_bots,
+    connections,
+    grabush_bots,
+    lobby,
+    move_path,
+    notices,
+    review,
+)
 from benchmarks import engines as engine_bench
 from benchmarks.management.commands.loadtest import rerun_on_own_database
 
@@ -41,7 +52,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "what", choices=["engines", "bots", "lobby", "review", "moves", "notices"]
+            "what",
+            choices=["engines", "bots", "lobby", "review", "moves", "notices", "connections"],
         )
         parser.add_argument("--deals", type=int, default=200, help="review: deals reviewed")
         parser.add_argument("--seconds", type=float, default=3.0, help="engines: time per run")
@@ -104,6 +116,9 @@ class Command(BaseCommand):
             "--arena-deals",
             help="bots: duplicate deal pairs against the 2001 program's AI, e.g. hard=1000",
         )
+        parser.add_argument(
+            "--requests", type=int, default=400, help="connections: requests each way"
+        )
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -111,6 +126,8 @@ class Command(BaseCommand):
             result: Any = self.bench_lobby(options)
         elif options["what"] == "notices":
             result = self.bench_notices(options)
+        elif options["what"] == "connections":
+            result = self.bench_connections(options)
         elif options["what"] == "moves":
             result = self.bench_moves(options)
         elif options["what"] == "review":
@@ -239,6 +256,16 @@ class Command(BaseCommand):
         result = notices.run(rounds=options["rounds"], say=lambda text: self.stderr.write(text))
         self.stdout.write(notices.format_result(result))
         return result.as_dict()
+
+    def bench_connections(self, options: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """Time requests with the pool and without (None: it ran in a copy of this command)."""
+        if "DATABASE_URL" not in os.environ:
+            rerun_on_own_database("bench")
+            return None
+        call_command("migrate", verbosity=0, interactive=False)
+        runs = connections.run(options["requests"], say=lambda text: self.stderr.write(text))
+        self.stdout.write(connections.format_runs(runs))
+        return connections.as_dicts(runs)
 
     def bench_moves(self, options: dict[str, Any]) -> dict[str, Any]:
         """Count the move path (twice) and time it, in processes of its own."""

@@ -1,0 +1,137 @@
+"""A server process holds a bounded number of database connections, whatever the crowd.
+
+Each test starts daphne with the site's own settings (not the suite's), sends many HTTP requests
+at once, anonymous and signed in, then counts what the process holds: its PostgreSQL
+connections (in ``pg_stat_activity``, by an application name of its own) or, on SQLite, the
+descriptors it has open on the database's files.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import urllib.error
+import urllib.request
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from games.people import clubs
+
+from .factories import make_players
+from .live import session_cookie
+from .servers import ServerProcess
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+#: The bound the servers here are given (DB_POOL_SIZE).
+POOL_SIZE = 3
+#: Requests sent, all at once, by this many clients.
+CONCURRENCY = 30
+ANONYMOUS_PATHS = ["/healthz", "/leaderboard/belote/", "/rules/belote/", "/"]
+
+
+def start_server(servers: list[ServerProcess], application_name: str) -> ServerProcess:
+    """Daphne with the site's settings (development mode) and a pool of POOL_SIZE."""
+    server = ServerProcess(
+        DJANGO_SETTINGS_MODULE="cardroom.settings",
+        DEBUG="1",
+        DB_POOL_SIZE=str(POOL_SIZE),
+        PGAPPNAME=application_name,
+    )
+    servers.append(server)
+    server.start()
+    return server
+
+
+def get(url: str, cookie: str | None = None) -> int:
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as reply:
+            reply.read()
+            return reply.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def crowd(server: ServerProcess, cookies: list[str], club_path: str) -> list[int]:
+    """Send anonymous and signed-in GETs, CONCURRENCY at a time; return their statuses."""
+    jobs = [(server.url + path, None) for path in ANONYMOUS_PATHS * 15]
+    jobs += [(server.url + page, cookie) for cookie in cookies for page in (club_path, "/")]
+    with ThreadPoolExecutor(CONCURRENCY) as pool:
+        return list(pool.map(lambda job: get(*job), jobs))
+
+
+def club_and_cookies() -> tuple[str, list[str]]:
+    users = make_players(10)
+    club = clubs.create_club(users[0], "Crowd", "", ["belote"], "open")
+    for user in users[1:]:
+        clubs.join(club, user)
+    return f"/clubs/{club.pk}/", [session_cookie(user).decode() for user in users]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="counts PostgreSQL connections")
+def test_a_process_holds_at_most_its_pool_of_postgresql_connections(servers):
+    club_path, cookies = club_and_cookies()
+    name = f"cardroom-{uuid.uuid4().hex[:12]}"
+    server = start_server(servers, name)
+
+    def held() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [name]
+            )
+            return cursor.fetchone()[0]
+
+    most = 0
+    done = threading.Event()
+
+    def watch() -> None:
+        nonlocal most
+        try:
+            while not done.is_set():
+                most = max(most, held())
+                done.wait(0.02)  # a sample every 20 ms while the crowd is served
+        finally:
+            connection.close()  # this thread's own
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        statuses = crowd(server, cookies, club_path)
+        statuses += crowd(server, cookies, club_path)
+    finally:
+        done.set()
+        watcher.join()
+    assert set(statuses) == {200}, statuses
+    assert 0 < most <= POOL_SIZE
+    assert held() <= POOL_SIZE
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="counts SQLite file descriptors")
+def test_a_process_keeps_no_sqlite_connection_open_after_the_requests(servers):
+    club_path, cookies = club_and_cookies()
+    server = start_server(servers, "cardroom")
+    database = Path(connection.settings_dict["NAME"]).resolve()
+    assert server.process is not None
+    descriptors = Path(f"/proc/{server.process.pid}/fd")
+
+    def open_on_the_database() -> int:
+        count = 0
+        for fd in descriptors.iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue  # closed while listed
+            count += target.startswith(str(database))
+        return count
+
+    before = open_on_the_database()
+    statuses = crowd(server, cookies, club_path)
+    statuses += crowd(server, cookies, club_path)
+    assert set(statuses) == {200}, statuses
+    # Every request has been answered: none of their connections is still open.
+    assert open_on_the_database() <= before
