@@ -285,6 +285,8 @@ class Match(models.Model):
     turn_started_at = models.DateTimeField(_("turn started"), null=True, blank=True)
     #: Since when the player on turn has the rules of the game open: their clock waits.
     reading_since = models.DateTimeField(_("reading the rules since"), null=True, blank=True)
+    #: How long the current turn's clock has waited already (READING_PAUSE at most a turn).
+    reading_waited = models.DurationField(_("clock waited this turn"), default=timedelta(0))
     #: While a finished deal's result shows: when the next deal starts at the latest.
     paused_until = models.DateTimeField(_("deal result shown until"), null=True, blank=True)
     #: Seats whose humans asked for the next deal during the pause.

@@ -4,15 +4,18 @@ among members; every refusal changes nothing."""
 from __future__ import annotations
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games.models import Club, Match, Membership, Table
+from games.live.consumers import CLOSE_NOT_FOUND
+from games.models import ChatMessage, Club, Match, Membership, Table
 from games.people import clubs
 from games.people.clubs import ClubError
 from games.tables import play, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players
+from .live import FRAME_TIMEOUT, close_code, connect, open_socket, receive_until, send
 
 pytestmark = pytest.mark.django_db
 
@@ -168,3 +171,46 @@ def test_the_invite_link_lets_anyone_in_until_an_admin_makes_a_new_one(client):
     assert clubs.is_member(club, cid)
     client.force_login(bob)
     assert club.invite_code not in client.get(club.get_absolute_url()).content.decode()
+
+
+def test_only_members_open_a_club_tables_page_or_its_chat(client):
+    ana, bob = make_players(2)
+    club = club_of(ana)
+    table = rows.create_table(ana, "belote", OPTIONS, is_private=True, club=club)
+    line = ChatMessage.objects.create(table=table, user=ana, text="members only")
+    report = reverse("report_message", args=[table.code, line.pk])
+    client.force_login(bob)
+    refused = client.get(table.get_absolute_url(), follow=True)
+    assert refused.redirect_chain == [(club.get_absolute_url(), 302)]
+    page = refused.content.decode()
+    assert "Only the members of Tuesday Belote can open its tables." in page
+    assert "/ws/table/" not in page and "members only" not in page
+    assert client.get(report).status_code == 404
+    clubs.join(club, bob)
+    page = client.get(table.get_absolute_url()).content.decode()
+    assert 'ws-connect="/ws/table/' in page
+    assert client.get(report).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_only_members_watch_or_chat_at_a_club_table():
+    ana, bob = await sync_to_async(make_players)(2)
+    club = await sync_to_async(club_of)(ana)
+    table = await sync_to_async(rows.create_table)(
+        ana, "belote", OPTIONS, is_private=True, club=club
+    )
+    outsider, connected = await open_socket(bob, f"/ws/table/{table.code}/")
+    assert connected  # accepted only to say why it closes
+    assert "There is no table at this address." in await outsider.receive_from(FRAME_TIMEOUT)
+    assert await close_code(outsider) == CLOSE_NOT_FOUND
+    # A member removed from the club while watching says nothing more at its table.
+    await sync_to_async(clubs.join)(club, bob)
+    watcher = await connect(bob, f"/ws/table/{table.code}/")
+    await receive_until(watcher, "Waiting for")
+    await sync_to_async(clubs.manage)(club, ana, bob.username, "remove")
+    await send(watcher, op="chat", text="still here")
+    await receive_until(watcher, "You cannot chat at this table.")
+    assert not await sync_to_async(ChatMessage.objects.filter(user=bob).exists)()
+    await watcher.disconnect()

@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from friendship.models import Block, Friend, FriendshipRequest
 
-from games.models import Invitation, Profile, Seat, Table
-from games.people import friends
+from games.models import Club, Invitation, Profile, Seat, Table
+from games.people import clubs, friends
 from games.people.friends import FriendError
 from games.tables import invitations, rows, seating
 from games.tables.rows import TableError
@@ -205,3 +205,45 @@ def test_an_invitation_is_mailed_to_a_friend_who_chose_so_in_their_language(clie
 
 
 CHOICES = {"requests_from": "everyone", "invitations_from": "friends", "online_to": "friends"}
+
+
+def test_the_invite_landing_names_only_who_owns_sits_at_or_invited_to_the_table(client):
+    host, seated, gone, invited, stranger = make_players(5)
+    for friend in (seated, gone):
+        befriend(host, friend)
+    befriend(gone, invited)
+    table = waiting_table(host)
+    seating.take_seat(table.pk, seated, 1)
+    seating.take_seat(table.pk, gone, 2)
+    invitations.invite(table.pk, gone, invited.username)
+    seating.leave_seat(table.pk, gone)  # they invited to the table, then left it
+
+    def named(sender) -> str:
+        page = client.get(table.get_absolute_url(), {"from": sender.username}).content.decode()
+        return page.split(" invites you to a Belote table")[0].rsplit(">", 1)[-1]
+
+    assert named(stranger) == host.username  # anyone may be put in a link: not named
+    for sender in (host, seated, gone):
+        assert named(sender) == sender.username
+    # A logged-in visitor is not told that a stranger sent them either.
+    client.force_login(invited)
+    page = client.get(table.get_absolute_url(), {"from": stranger.username}).content.decode()
+    assert "sent you here" not in page
+    page = client.get(table.get_absolute_url(), {"from": seated.username}).content.decode()
+    assert f"{seated.username} sent you here" in page
+
+
+def test_inviting_a_non_member_to_a_club_table_is_refused_at_once(client):
+    ana, bob = make_players(2)
+    befriend(ana, bob)
+    club = clubs.create_club(ana, "Tuesday Belote", "", ["belote"], Club.Access.OPEN)
+    table = rows.create_table(ana, "belote", OPTIONS, is_private=True, club=club)
+    seating.take_seat(table.pk, ana, 0)
+    client.force_login(ana)
+    answer = client.post(reverse("invite_friend", args=[table.code]), {"username": bob.username})
+    assert answer.content.decode() == "player1 is not a member of this club."
+    assert not Invitation.objects.exists()
+    clubs.join(club, bob)
+    invitation = invitations.invite(table.pk, ana, bob.username)
+    assert invitations.answer(invitation.pk, bob, True)[1] == ""
+    assert Seat.objects.get(table=table, user=bob)

@@ -106,7 +106,7 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
         if turn_seconds and match.turn_started_at:
             timer = match.turn_started_at + timedelta(seconds=turn_seconds)
             if match.reading_since is not None:  # the clock waits while they read the rules
-                timer += play.READING_PAUSE
+                timer += play.reading_left(match)
         if timer is not None and (away is None or timer < away):
             # One move for the player; only a few in a row hand the seat over (play).
             return Pending(

@@ -300,6 +300,12 @@ def _count(line: Line, outcome: str) -> None:
 
 def may_sit(table: Table, user: AbstractBaseUser) -> bool:
     """Whether ``user`` may take a seat at ``table``: anyone, but only members at a club's."""
+    return may_see(table, user)
+
+
+def may_see(table: Table, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` may see ``table`` (its page, watching, its chat): anyone, but only
+    members at a club's."""
     return table.club_id is None or is_member(table.club, user)
 
 

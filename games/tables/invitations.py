@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ..models import Invitation, Table
-from ..people import friends
+from ..people import clubs, friends
 from . import limits, seating
 from .rows import TableError, lock_table
 
@@ -40,6 +40,8 @@ def invite(
             raise TableError(why)
         if any(s.user_id == friend.pk for s in seats):
             raise TableError(_("%(name)s sits at this table already.") % {"name": friend})
+        if not clubs.may_sit(table, friend):
+            raise TableError(_("%(name)s is not a member of this club.") % {"name": friend})
         if friend.pk == inviter.pk or not friends.allows(
             friends.choices_of(friend).invitations_from, friend, inviter
         ):
@@ -55,6 +57,21 @@ def invite(
             raise TableError(
                 _("%(name)s has an invitation to this table already.") % {"name": friend}
             ) from None
+
+
+def named_inviter(table: Table, username: str) -> AbstractBaseUser | None:
+    """The player called ``username`` if an invitation to ``table`` may name them: they own
+    it, sit at it or invited someone to it (anyone else could be named in a link)."""
+    player = friends.player_or_none(username)
+    if player is None:
+        return None
+    if (
+        player.pk == table.owner_id
+        or table.seats.filter(user=player).exists()
+        or table.invitations.filter(from_user=player).exists()
+    ):
+        return player
+    return None
 
 
 def unavailable(table: Table, seats: list, seat: int | None) -> str:

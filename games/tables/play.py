@@ -128,8 +128,10 @@ def vote_rematch(table_id: int, user: AbstractBaseUser, contribution: str = "") 
         return RematchVote(True, None)
 
 
-#: The longest a turn's clock waits while its player reads the rules.
+#: The longest a turn's clock waits while its player reads the rules, however often they open them.
 READING_PAUSE = timedelta(minutes=2)
+#: What a new turn starts with: a running clock that may wait all of READING_PAUSE.
+NEW_TURN_CLOCK: dict[str, Any] = {"reading_since": None, "reading_waited": timedelta(0)}
 
 #: Tries of a chat's consequence against moves committing at the same moment.
 CHAT_RULE_TRIES = 20
@@ -197,13 +199,14 @@ def _save(
     }
     if state.to_act != before.to_act:
         fields["turn_started_at"] = timezone.now()
-        if match.reading_since is not None:
-            fields["reading_since"] = None  # a new turn's clock runs
     if match.paused_until is not None:
         fields["paused_until"] = None  # the pause had run out: this move starts the deal
     if pause_until is not None:
         # The next deal, and its first turn's timer, start once the result has been seen.
         fields.update(paused_until=pause_until, ready_seats=[], turn_started_at=pause_until)
+    if "turn_started_at" in fields:
+        # Written whatever this process read: the rules may have been opened meanwhile.
+        fields.update(NEW_TURN_CLOCK)
     if state.to_act is None:
         fields.update(
             status=Match.Status.FINISHED, result=spec.result(state), finished_at=timezone.now()
@@ -330,7 +333,7 @@ def apply_action(
         # A deal ended and the match goes on: the next one starts (after a pause, maybe).
         new_deal = state.to_act is not None and spec.deals_done(state) > spec.deals_done(before)
         # A turn whose clock waited ends: its clock runs again, which the screens read anew.
-        read = match.reading_since is not None and state.to_act != before.to_act
+        read = _clock_waited(match) and (state.to_act != before.to_act or new_deal)
         if unlocked and (state.to_act is None or new_deal or read):
             table = lock_table(table_id)  # the match or deal ends: the table may change too
         pause_until = _pause_after(spec, match, players, state) if new_deal else None
@@ -383,10 +386,21 @@ def _seat_changes(
     return {"covered": True} if cover else {}
 
 
+def _clock_waited(match: Match) -> bool:
+    """Whether the current turn's clock waits, or waited, for its player reading the rules."""
+    return match.reading_since is not None or bool(match.reading_waited)
+
+
+def reading_left(match: Match) -> timedelta:
+    """How much longer the current turn's clock may wait for its player reading the rules,
+    counting every time they had the rules open this turn."""
+    return max(READING_PAUSE - match.reading_waited, timedelta(0))
+
+
 def read_rules(table_code: str, user: AbstractBaseUser, reading: bool) -> int | None:
     """Stop the turn clock while the player on turn has the rules of the table's game open
-    (``reading``), or run it again; the clock waits READING_PAUSE at most a turn. Returns the
-    table's id if anything changed."""
+    (``reading``), or run it again; the clock waits READING_PAUSE at most a turn, however
+    often the rules are opened. Returns the table's id if anything changed."""
     with transaction.atomic():
         table = Table.objects.filter(code=table_code).first()
         if table is None or not table.turn_seconds:
@@ -394,16 +408,22 @@ def read_rules(table_code: str, user: AbstractBaseUser, reading: bool) -> int | 
         table, match = lock_with_match(table.pk)
         if match is None or match.status != Match.Status.RUNNING or pause_active(match):
             return None
-        if (match.reading_since is None) != reading:
+        if (match.reading_since is None) != reading or match.turn_started_at is None:
             return None
+        now = timezone.now()
+        if reading and (
+            not reading_left(match)
+            or match.turn_started_at + timedelta(seconds=table.turn_seconds) <= now
+        ):
+            return None  # the turn's wait is used up, or its time ran out
         to_act = get_game(match.game).engine.loads(match.state).to_act
         if not match.players.filter(user=user, seat=to_act, covered=False).exists():
             return None
-        now = timezone.now()
         fields: dict[str, Any] = {"reading_since": now if reading else None}
-        if not reading and match.turn_started_at is not None:
-            waited = min(now - match.reading_since, READING_PAUSE)
+        if not reading:
+            waited = min(now - match.reading_since, reading_left(match))
             fields["turn_started_at"] = match.turn_started_at + waited
+            fields["reading_waited"] = match.reading_waited + waited
         if not Match.objects.filter(pk=match.pk, version=match.version).update(**fields):
             return None
         bump(table)
@@ -458,6 +478,7 @@ def ready_for_next_deal(table_id: int, user: AbstractBaseUser) -> bool:
         if not waiting_for_next_deal(match, players):
             now = timezone.now()
             fields.update(paused_until=None, turn_started_at=now, moved_at=now)
+            fields.update(NEW_TURN_CLOCK)
         if not Match.objects.filter(pk=match.pk, version=match.version).update(**fields):
             return False
         bump(table)
@@ -474,7 +495,12 @@ def end_pause(table_id: int, version: int) -> bool:
             version=version,
             status=Match.Status.RUNNING,
             paused_until__lte=timezone.now(),
-        ).update(paused_until=None, turn_started_at=timezone.now(), moved_at=timezone.now())
+        ).update(
+            paused_until=None,
+            turn_started_at=timezone.now(),
+            moved_at=timezone.now(),
+            **NEW_TURN_CLOCK,
+        )
         if ended:
             bump(table)
         return bool(ended)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from ..events import running
 from ..models import ChatMessage
 from ..people.moderation import report
 from ..tables.rows import TableError
@@ -43,7 +44,8 @@ def report_message(request: HttpRequest, code: str, pk: int) -> HttpResponse:
     """Report a chat message (and so its author) of the table with invite ``code``.
 
     The invite code is what lets anyone open a table: only a visible message of the table it
-    names can be reported, so message numbers reveal nothing of other tables.
+    names, to someone who may open it, can be reported, so message numbers reveal nothing of
+    other tables.
     """
     message = get_object_or_404(
         ChatMessage.objects.select_related("user", "table"),
@@ -51,6 +53,8 @@ def report_message(request: HttpRequest, code: str, pk: int) -> HttpResponse:
         table__code=code,
         hidden=False,
     )
+    if not running.may_open(message.table_id, request.user):
+        raise Http404("only those who may open a table see its chat")
     subject = _("the message by %(name)s: “%(text)s”") % {
         "name": message.user.username,
         "text": message.text,

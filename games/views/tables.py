@@ -21,7 +21,7 @@ from ..catalog import all_games, get_game
 from ..engines import fair_deals
 from ..events import running
 from ..models import Table
-from ..people import friends, moderation
+from ..people import clubs, friends, moderation
 from ..tables import invitations
 from ..tables.lobby import lobby_context, quick_games
 from ..tables.quick import ShownSecret, claim_computer_seat, play_now
@@ -149,14 +149,20 @@ def table_options(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, code: str) -> HttpResponse:
     """A table's page; the websocket it opens keeps it live. A visitor who is not logged in
     (an invited friend, usually) is told who invites them, to sign up or log in first."""
-    table = get_object_or_404(Table.objects.select_related("owner"), code=code)
+    table = get_object_or_404(Table.objects.select_related("owner", "club"), code=code)
     if request.user.is_authenticated and not running.may_open(table.pk, request.user):
+        if not clubs.may_see(table, request.user) and not table.club.hidden:
+            messages.error(
+                request,
+                _("Only the members of %(club)s can open its tables.") % {"club": table.club},
+            )
+            return redirect(table.club)
         raise Http404("an event's table shows to its players until its round is over")
+    sender = invitations.named_inviter(table, request.GET.get("from", ""))
     if not request.user.is_authenticated:
-        inviter = friends.player_or_none(request.GET.get("from", "")) or table.owner
+        inviter = sender or table.owner
         return render(request, "games/invite_landing.html", {"table": table, "inviter": inviter})
     context = live.table_page(table, request.user)
-    sender = friends.player_or_none(request.GET.get("from", ""))
     if (
         sender is not None
         and sender.pk != request.user.pk
