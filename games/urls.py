@@ -63,6 +63,7 @@ urlpatterns = [
     path("clubs/<int:pk>/manage/", clubs.manage, name="manage_club"),
     path("clubs/<int:pk>/announce/", clubs.announce, name="announce_in_club"),
     path("clubs/<int:pk>/tables/new/", clubs.new_table, name="new_club_table"),
+    path("clubs/<int:pk>/hand-over/", clubs.hand_over, name="hand_over_club"),
     path("clubs/<int:pk>/events/new/", events.new_event, name="new_event"),
     path("events/<int:pk>/", events.event_page, name="event"),
     path("events/<int:pk>/progress/", events.event_progress, name="event_progress"),
