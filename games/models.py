@@ -738,6 +738,9 @@ class Profile(models.Model):
     )
     #: Whether an invitation is also sent to the account's e-mail address.
     email_invitations = models.BooleanField(_("invitations by e-mail"), default=False)
+    #: The address whose owner followed its confirmation link: mail goes to the account's
+    #: address only while it is this one.
+    confirmed_email = models.EmailField(_("confirmed e-mail address"), blank=True, default="")
 
     class Meta:
         verbose_name = _("profile")
