@@ -250,7 +250,8 @@ if not DEBUG:
 
 # Limits per account and per address (games.tables.limits): sockets open at once, tables waiting or
 # playing at once, accounts created per hour, reports filed per hour, deal reviews worked out
-# per hour (a review already kept is read freely), friend requests and invitations sent per hour.
+# per hour (a review already kept is read freely), friend requests and invitations sent per hour,
+# links confirming an e-mail address sent per hour.
 MAX_SOCKETS_PER_ACCOUNT = int(os.environ.get("MAX_SOCKETS_PER_ACCOUNT", "20"))
 MAX_OPEN_TABLES_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_TABLES_PER_ACCOUNT", "10"))
 SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR", "5"))
@@ -258,6 +259,7 @@ REPORTS_PER_USER_PER_HOUR = int(os.environ.get("REPORTS_PER_USER_PER_HOUR", "20"
 REVIEWS_PER_HOUR = int(os.environ.get("REVIEWS_PER_HOUR", "30"))
 FRIEND_REQUESTS_PER_HOUR = int(os.environ.get("FRIEND_REQUESTS_PER_HOUR", "30"))
 INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR", "60"))
+EMAIL_CONFIRMATIONS_PER_HOUR = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_HOUR", "3"))
 
 # Computer players: the pause before a bot's move (so people can follow), its thinking time,
 # how long a disconnected player's turn waits before a bot covers for them, and how many turns

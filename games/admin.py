@@ -37,7 +37,7 @@ from .models import (
     Sanction,
     Table,
 )
-from .people import moderation
+from .people import clubs, moderation
 
 User = get_user_model()
 
@@ -395,10 +395,29 @@ class InvitationAdmin(admin.ModelAdmin):
     ordering = ("-created_at",)
 
 
+class ClubForm(forms.ModelForm):
+    """A club as moderators change it: a new name passes the checks a founder's does."""
+
+    class Meta:
+        model = Club
+        fields = ["name", "description", "games", "access", "created_by", "hidden", "invite_code"]
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        if self.instance.pk is not None and name == self.instance.name:
+            return name
+        try:
+            return clubs.checked_name(name, self.instance if self.instance.pk else None)
+        except clubs.ClubError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
-    """Clubs: a moderator hides one (nobody else sees it) or shows it again."""
+    """Clubs: a moderator hides one (nobody else sees it) or shows it again, or gives it
+    another owner ("created by"), whom its admins cannot remove or ban."""
 
+    form = ClubForm
     list_display = ("name", "access", "created_by", "created_at", "hidden")
     list_filter = ("hidden", "access")
     search_fields = ("name", "created_by__username")

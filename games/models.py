@@ -20,6 +20,7 @@ from django.utils.translation import pgettext_lazy
 
 from .catalog import game_choices
 from .engines import fair_deals
+from .people.text import skeleton
 from .tables.computers import computer_name
 
 
@@ -43,12 +44,17 @@ class Club(models.Model):
         INVITATION = "invitation", _("By invitation only")
 
     name = models.CharField(_("name"), max_length=60, unique=True)
+    #: How the name looks (:func:`games.people.text.skeleton`): a new club's name may not look
+    #: like an existing one's.
+    name_skeleton = models.TextField(_("name skeleton"), db_index=True, editable=False)
     description = models.TextField(_("description"), max_length=1000, blank=True)
     #: The games the club plays (catalog names).
     games = models.JSONField(_("games"), default=list)
     access = models.CharField(
         _("who may join"), max_length=12, choices=Access.choices, default=Access.REQUEST
     )
+    #: The club's owner: its founder, or whom the club was handed over to. Its admins cannot
+    #: remove or ban the owner.
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -69,6 +75,15 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        """Save, keeping the name's skeleton current."""
+        fields = kwargs.get("update_fields")
+        if fields is None or "name" in fields:
+            self.name_skeleton = skeleton(self.name)
+            if fields is not None:
+                kwargs["update_fields"] = {*fields, "name_skeleton"}
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("club", args=[self.pk])
@@ -725,6 +740,9 @@ class Profile(models.Model):
     )
     #: Whether an invitation is also sent to the account's e-mail address.
     email_invitations = models.BooleanField(_("invitations by e-mail"), default=False)
+    #: The address whose owner followed its confirmation link: mail goes to the account's
+    #: address only while it is this one.
+    confirmed_email = models.EmailField(_("confirmed e-mail address"), blank=True, default="")
 
     class Meta:
         verbose_name = _("profile")

@@ -7,6 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
+from games.admin import ClubForm
 from games.live.consumers import CLOSE_NOT_FOUND
 from games.models import ChatMessage, Club, Match, Membership, Table
 from games.people import clubs
@@ -87,6 +88,102 @@ def test_the_last_admin_cannot_leave_members_behind():
     clubs.manage(club, ana, bob.username, "admin")
     clubs.leave(club, ana)
     assert not Membership.objects.filter(club=club, user=ana).exists()
+    club.refresh_from_db()
+    assert club.created_by == bob  # the founder who leaves hands the club over
+
+
+def test_no_other_admin_removes_or_bans_the_clubs_owner():
+    ana, bob, cid = make_players(3)
+    club = club_of(ana)
+    for player in (bob, cid):
+        clubs.join(club, player)
+        clubs.manage(club, ana, player.username, "admin")
+    for action in ("remove", "ban"):
+        with pytest.raises(ClubError, match="cannot remove or ban its owner"):
+            clubs.manage(club, bob, ana.username, action)
+    mine = Membership.objects.get(club=club, user=ana)
+    assert (mine.status, mine.role) == (Membership.Status.ACTIVE, Membership.Role.ADMIN)
+    club.refresh_from_db()
+    assert club.created_by == ana
+    # Only the owner hands the club over, and only to another admin.
+    with pytest.raises(ClubError, match="Only the club's owner"):
+        clubs.hand_over(club, bob, bob.username)
+    clubs.manage(club, ana, cid.username, "ban")
+    with pytest.raises(ClubError, match="another of its admins"):
+        clubs.hand_over(club, ana, cid.username)
+    assert "owns the club now" in clubs.hand_over(club, ana, bob.username)
+    club.refresh_from_db()
+    assert club.created_by == bob
+    # Now the former owner is one admin among others.
+    with pytest.raises(ClubError, match="cannot remove or ban its owner"):
+        clubs.manage(club, ana, bob.username, "ban")
+    assert "banned" in clubs.manage(club, bob, ana.username, "ban")
+
+
+def test_the_club_page_keeps_the_owner_from_other_admins(client):
+    ana, bob = make_players(2)
+    club = club_of(ana)
+    clubs.join(club, bob)
+    clubs.manage(club, ana, bob.username, "admin")
+    client.force_login(bob)
+    page = client.get(club.get_absolute_url()).content.decode()
+    assert 'value="player0"' not in page  # no Remove or Ban for the owner
+    for action in ("remove", "ban"):
+        answer = client.post(
+            reverse("manage_club", args=[club.pk]),
+            {"username": ana.username, "action": action},
+            follow=True,
+        )
+        assert "cannot remove or ban its owner" in answer.content.decode()
+    assert clubs.is_admin(club, ana)
+    assert client.post(reverse("hand_over_club", args=[club.pk]), {"username": "player1"})
+    club.refresh_from_db()
+    assert club.created_by == ana
+    client.force_login(ana)
+    page = client.get(club.get_absolute_url()).content.decode()
+    assert "Hand the club over to" in page and '<option value="player1">' in page
+    client.post(reverse("hand_over_club", args=[club.pk]), {"username": "player1"})
+    club.refresh_from_db()
+    assert club.created_by == bob
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Red \u0421lub",  # a Cyrillic Es for the Latin C
+        "Red \u202ebulC",  # a right-to-left override
+        "\u200b",  # nothing but a zero-width space
+        "Red\u200bClub",
+    ],
+)
+def test_a_club_name_that_looks_like_another_or_hides_characters_is_refused(client, name):
+    ana, bob = make_players(2)
+    clubs.create_club(ana, "Red Club", "", ["belote"], Club.Access.OPEN)
+    with pytest.raises(ClubError):
+        clubs.create_club(bob, name, "", ["belote"], Club.Access.OPEN)
+    client.force_login(bob)
+    answer = client.post(reverse("new_club"), {"name": name, "games": ["belote"], "access": "open"})
+    assert answer.status_code == 400
+    assert Club.objects.count() == 1
+
+
+def test_club_names_are_checked_as_usernames_are():
+    ana = make_players(1)[0]
+    clubs.create_club(ana, "Red Club", "", ["belote"], Club.Access.OPEN)
+    with pytest.raises(ClubError, match="looks like another club's name"):
+        clubs.checked_name("RED C1UB")  # a one for an L
+    with pytest.raises(ClubError, match="different alphabets"):
+        clubs.checked_name("Blue \u0421lub")
+    with pytest.raises(ClubError, match="invisible characters"):
+        clubs.checked_name("Blue\u2066Club")
+    assert clubs.checked_name("  Червен клуб ") == "Червен клуб"
+    # A moderator renaming a club in the admin meets the same checks.
+    blue = clubs.create_club(ana, "Blue Club", "", ["belote"], Club.Access.OPEN)
+    form = ClubForm(
+        {"name": "Red C1ub", "games": '["belote"]', "access": "open", "created_by": ana.pk},
+        instance=blue,
+    )
+    assert not form.is_valid() and "looks like" in str(form.errors["name"])
 
 
 def test_only_members_sit_at_a_club_table():

@@ -158,6 +158,19 @@ def test_registration_refusals_change_nothing():
         running.withdraw(event, players[1])
 
 
+def test_an_over_long_contribution_from_the_event_page_is_refused_not_cut(client):
+    players = make_players(2)
+    event = new_event(club_with(players), players[0])
+    client.force_login(players[1])
+    answer = client.post(
+        reverse("register_for_event", args=[event.pk]),
+        {"partner": "", "contribution": "a1" * 32 + "0"},  # valid in its first 64
+        follow=True,
+    )
+    assert "64 hexadecimal digits" in answer.content.decode()
+    assert not event.pairs.exists()
+
+
 def test_only_admins_schedule_events_and_a_past_start_is_refused():
     players = make_players(2)
     club = club_with(players)

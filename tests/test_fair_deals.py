@@ -20,7 +20,7 @@ from games.tables import play, rows, seating
 from games.verify import verify
 
 from .factories import OPTIONS, make_players, match_of
-from .live import connect, frames_until, heard, queued, send, version_mark
+from .live import connect, frames_until, heard, queued, receive_until, send, version_mark
 
 SECRET = "5e" * 32
 MINE, YOURS = "a1" * 32, "0f" * 32
@@ -152,6 +152,27 @@ def test_a_malformed_contribution_is_refused_and_changes_nothing(bad):
     assert not Match.objects.filter(table=table).exists()
     assert (table.next_secret, table.rematch_votes) == (secret, [])
     assert not Seat.objects.filter(table=table).exclude(contribution="").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+@pytest.mark.parametrize("op", ["sit", "start"])
+async def test_an_over_long_contribution_over_the_socket_is_refused_not_cut(op):
+    users = await sync_to_async(make_players)(2)
+    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=True)
+    if op == "start":
+        await sync_to_async(seating.take_seat)(table.pk, users[1], 1)
+    seats = Seat.objects.filter(table=table).order_by("index")
+    before = await sync_to_async(list)(seats.values_list("user", "contribution"))
+    socket = await connect(users[0] if op == "start" else users[1], f"/ws/table/{table.code}/")
+    await frames_until(socket, 'id="connection"')
+    await send(socket, op=op, seat="2", contribution=MINE + "0f")  # valid in its first 64
+    said = await receive_until(socket, "64 hexadecimal digits")
+    assert 'role="alert"' in said
+    assert await sync_to_async(list)(seats.values_list("user", "contribution")) == before
+    assert not await sync_to_async(Match.objects.filter(table=table).exists)()
+    await socket.disconnect()
 
 
 # -- the secret stays secret while the match runs ---------------------------------------------

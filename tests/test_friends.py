@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 from friendship.models import Block, Friend, FriendshipRequest
@@ -193,6 +195,9 @@ def test_an_invitation_is_mailed_to_a_friend_who_chose_so_in_their_language(clie
         reverse("friend_choices"),
         {**CHOICES, "email_invitations": "on", "email": "bob@example.org"},
     )
+    [link] = mailoutbox  # the address's confirmation link
+    client.post(re.search(r"https?://\S+", link.body)[0])
+    mailoutbox.clear()
     Profile.objects.filter(user=bob).update(language="bg")
     client.force_login(ana)
     for friend in (bob, cid):  # cid did not ask for mail

@@ -141,6 +141,13 @@ def str_field(message: dict[str, Any], name: str, *, longest: int, empty: bool =
     return value
 
 
+def contribution_field(message: dict[str, Any]) -> str:
+    """A frame's contribution to the next match's seed, whatever its length: one of the wrong
+    length is refused with the contribution's own message (see ``rows.checked_contribution``),
+    never cut to fit."""
+    return rows.checked_contribution(str_field(message, "contribution", longest=MAX_FRAME))
+
+
 def socket_language(scope: dict[str, Any]) -> str:
     """The language a page request with this socket's cookies and headers is shown in (as
     ``LocaleMiddleware`` picks it: the language cookie, then ``Accept-Language``)."""
@@ -484,7 +491,7 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_sit(self, message: dict[str, Any]) -> None:
         seat = int_field(message, "seat")
-        contribution = str_field(message, "contribution", longest=64)
+        contribution = contribution_field(message)
         sat = await database_sync_to_async(seating.take_seat)(
             self.table_id, self.user, seat, contribution
         )
@@ -496,12 +503,12 @@ class TableConsumer(AuthenticatedConsumer):
         await self.changed(lobby=True)
 
     async def op_start(self, message: dict[str, Any]) -> None:
-        contribution = str_field(message, "contribution", longest=64)
+        contribution = contribution_field(message)
         await database_sync_to_async(play.start_match)(self.table_id, self.user, contribution)
         await self.changed(lobby=True)
 
     async def op_rematch(self, message: dict[str, Any]) -> None:
-        contribution = str_field(message, "contribution", longest=64)
+        contribution = contribution_field(message)
         vote = await database_sync_to_async(play.vote_rematch)(
             self.table_id, self.user, contribution
         )

@@ -2,13 +2,17 @@
 standings.
 
 Every refusal raises :class:`ClubError` with a message for the player and changes nothing. A
-banned account (inactive) has no rights in any club.
+banned account (inactive) has no rights in any club. The club's owner (``created_by``: its
+founder, or whom the club was handed over to) cannot be removed or banned by its other admins:
+only site moderators can, in the admin.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 
+from confusable_homoglyphs import confusables
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
@@ -26,6 +30,7 @@ from ..models import (
     new_invite_code,
 )
 from . import friends
+from .text import skeleton
 
 Status, Role = Membership.Status, Membership.Role
 
@@ -74,15 +79,43 @@ def clubs_of(user: AbstractBaseUser) -> list[Club]:
     )
 
 
+def checked_name(name: str, club: Club | None = None) -> str:
+    """``name`` as a club (``club``, when renamed) keeps it, or :class:`ClubError`: it has no
+    visible letters, holds invisible or control characters, is or looks like another club's
+    name, or mixes alphabets with letters that look alike."""
+    name = name.strip()
+    if not "".join(c for c in name if not _hidden(c)).strip():
+        raise ClubError(_("A club needs a name."))
+    if any(_hidden(c) for c in name):
+        raise ClubError(
+            _("A club's name cannot hold invisible characters or ones that turn the text around.")
+        )
+    others = Club.objects.exclude(pk=club.pk) if club is not None else Club.objects.all()
+    if others.filter(name__iexact=name).exists():
+        raise ClubError(_("There is a club called %(name)s already.") % {"name": name})
+    if others.filter(name_skeleton=skeleton(name)).exists():
+        raise ClubError(_("This name looks like another club's name; choose another."))
+    if confusables.is_dangerous(name):
+        raise ClubError(
+            _(
+                "This name mixes letters of different alphabets that look alike; "
+                "write it in one alphabet."
+            )
+        )
+    return name
+
+
+def _hidden(char: str) -> bool:
+    """Whether ``char`` shows nothing of its own: a control, format (bidi controls and
+    zero-width characters among them), private-use or unassigned character."""
+    return unicodedata.category(char).startswith("C")
+
+
 def create_club(
     user: AbstractBaseUser, name: str, description: str, games: list[str], access: str
 ) -> Club:
     """Found a club; its creator is its first admin."""
-    name = name.strip()
-    if not name:
-        raise ClubError(_("A club needs a name."))
-    if Club.objects.filter(name__iexact=name).exists():
-        raise ClubError(_("There is a club called %(name)s already.") % {"name": name})
+    name = checked_name(name)
     with transaction.atomic():
         club = Club.objects.create(
             name=name, description=description, games=games, access=access, created_by=user
@@ -132,7 +165,40 @@ def leave(club: Club, user: AbstractBaseUser) -> None:
     admins = club.memberships.filter(status=Status.ACTIVE, role=Role.ADMIN)
     if mine.role == Role.ADMIN and admins.count() == 1 and club.memberships.count() > 1:
         raise ClubError(_("Make another member an admin before you leave."))
-    mine.delete()
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        if club.created_by_id == user.pk:
+            # An owner who leaves hands the club over to the longest-standing other admin.
+            heir = admins.exclude(user=user).order_by("created_at", "pk").first()
+            if heir is not None:
+                club.created_by_id = heir.user_id
+                club.save(update_fields=["created_by"])
+        mine.delete()
+
+
+def hand_over(club: Club, owner: AbstractBaseUser, username: str) -> str:
+    """The owner hands the club over to another of its admins, whom the others then cannot
+    remove or ban; in words."""
+    with transaction.atomic():
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        if club.created_by_id != owner.pk or not is_admin(club, owner):
+            raise ClubError(_("Only the club's owner can hand it over."))
+        heir = (
+            club.memberships.filter(
+                user__username=username,
+                user__is_active=True,
+                status=Status.ACTIVE,
+                role=Role.ADMIN,
+            )
+            .exclude(user=owner)
+            .select_related("user")
+            .first()
+        )
+        if heir is None:
+            raise ClubError(_("Hand the club over to another of its admins."))
+        club.created_by = heir.user
+        club.save(update_fields=["created_by"])
+    return _("%(name)s owns the club now.") % {"name": heir.user.get_username()}
 
 
 def _require_admin(club: Club, admin: AbstractBaseUser) -> None:
@@ -166,7 +232,15 @@ def invite(club: Club, admin: AbstractBaseUser, username: str) -> Membership:
 
 def manage(club: Club, admin: AbstractBaseUser, username: str, action: str) -> str:
     """An admin's decision about a member or applicant: ``accept``, ``remove``, ``ban``,
-    ``unban`` or ``admin`` (make an admin); in words."""
+    ``unban`` or ``admin`` (make an admin); in words. No admin removes or bans the club's
+    owner."""
+    with transaction.atomic():
+        # The club's row, locked: its owner does not change while this is decided.
+        club = Club.objects.select_for_update().get(pk=club.pk)
+        return _decide(club, admin, username, action)
+
+
+def _decide(club: Club, admin: AbstractBaseUser, username: str, action: str) -> str:
     _require_admin(club, admin)
     target = Membership.objects.filter(club=club, user__username=username).first()
     if target is None:
@@ -174,6 +248,10 @@ def manage(club: Club, admin: AbstractBaseUser, username: str, action: str) -> s
     if target.user_id == admin.pk and action in ("remove", "ban"):
         raise ClubError(_("Leave the club instead."))
     values = {"name": username}
+    if target.user_id == club.created_by_id and action in ("remove", "ban"):
+        raise ClubError(
+            _("%(name)s owns the club: its admins cannot remove or ban its owner.") % values
+        )
     if action == "accept" and target.status == Status.REQUESTED:
         target.status = Status.ACTIVE
         target.save(update_fields=["status"])
@@ -311,7 +389,8 @@ def may_see(table: Table, user: AbstractBaseUser) -> bool:
 
 def members_page(club: Club, viewer: AbstractBaseUser) -> dict[str, object]:
     """What the club's page lists of its people: active members (with presence where they
-    show it to the viewer), and for admins the requests, invitations and bans."""
+    show it to the viewer), for admins the requests, invitations and bans, and for its owner
+    the admins they may hand it over to."""
     rows = list(club.memberships.select_related("user").order_by("user__username"))
     active = [m for m in rows if m.status == Status.ACTIVE]
     shown = {
@@ -326,6 +405,13 @@ def members_page(club: Club, viewer: AbstractBaseUser) -> dict[str, object]:
         "requested": [m for m in rows if m.status == Status.REQUESTED],
         "invited": [m for m in rows if m.status == Status.INVITED],
         "banned": [m for m in rows if m.status == Status.BANNED],
+        "heirs": [
+            m.user.get_username()
+            for m in active
+            if m.role == Role.ADMIN and m.user_id != club.created_by_id and m.user.is_active
+        ]
+        if getattr(viewer, "pk", None) == club.created_by_id
+        else [],
     }
 
 

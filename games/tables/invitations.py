@@ -17,7 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ..models import Invitation, Table
-from ..people import clubs, friends
+from ..people import addresses, clubs, friends
 from . import limits, seating
 from .rows import TableError, lock_table
 
@@ -125,11 +125,12 @@ def answer(invitation_id: int, user: AbstractBaseUser, accept: bool) -> tuple[In
 
 
 def mail(invitation: Invitation, table_url: str) -> bool:
-    """E-mail the invitation to its friend, if they chose so (in their language); returns
-    whether a mail went out."""
+    """E-mail the invitation to its friend, if they chose so and confirmed their address (in
+    their language); returns whether a mail went out."""
     friend = invitation.to_user
     choices = friends.choices_of(friend)
-    if not choices.email_invitations or not friend.email:
+    address = addresses.confirmed_address(friend, choices)
+    if not choices.email_invitations or not address:
         return False
     with translation.override(choices.language or settings.LANGUAGE_CODE):
         values = {
@@ -138,7 +139,7 @@ def mail(invitation: Invitation, table_url: str) -> bool:
         }
         subject = _("%(name)s invites you to a %(game)s table.") % values
         body = _("Come and play: %(url)s") % {"url": table_url}
-    return bool(send_mail(subject, body, None, [friend.email], fail_silently=True))
+    return bool(send_mail(subject, body, None, [address], fail_silently=True))
 
 
 @dataclass

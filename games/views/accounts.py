@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from cardroom.proxies import client_ip
 
 from ..models import UsernameSkeleton
-from ..people import friends
+from ..people import addresses, friends
 from ..people.text import skeleton
 from ..records import history
 from ..tables import limits
@@ -149,3 +149,17 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "my_tables": my_tables(player) if player == request.user else [],
         },
     )
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
+    """A confirmation link: its page names the account and the address, and its button (a
+    POST, which no mail scanner opening links presses) confirms the address."""
+    try:
+        user, email = addresses.holder(token)
+    except addresses.AddressError as error:
+        return render(request, "games/confirm_email.html", {"error": str(error)}, status=400)
+    if request.method == "POST":
+        messages.success(request, addresses.confirm(token))
+        return redirect("friends" if request.user == user else "home")
+    return render(request, "games/confirm_email.html", {"player": user, "email": email})

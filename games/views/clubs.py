@@ -228,6 +228,14 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
 
 @require_POST
 @login_required
+def hand_over(request: HttpRequest, pk: int) -> HttpResponse:
+    club = _club(pk, request.user)
+    username = request.POST.get("username", "")[:150]
+    return _done(request, club, clubs.hand_over, club, request.user, username)
+
+
+@require_POST
+@login_required
 def announce(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
 

@@ -128,7 +128,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
         event,
         request.user,
         request.POST.get("partner", "")[:150],
-        request.POST.get("contribution", "")[:64],
+        request.POST.get("contribution", ""),  # a wrong one is refused, never cut to fit
     )
 
 

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -19,7 +20,7 @@ from friendship.models import FriendshipRequest
 
 from .. import live
 from ..models import Invitation, Profile
-from ..people import friends
+from ..people import addresses, friends
 from ..records.together import records_with
 from ..tables import invitations
 from ..tables.rows import TableError
@@ -66,6 +67,7 @@ def friends_page(request: HttpRequest) -> HttpResponse:
     players they block, and who may reach them."""
     rows = friends.friend_rows(request.user)
     together = records_with(request.user, [row.user for row in rows])
+    choices = friends.choices_of(request.user)
     return render(
         request,
         "games/friends.html",
@@ -78,7 +80,8 @@ def friends_page(request: HttpRequest) -> HttpResponse:
                 from_user=request.user, rejected__isnull=True
             ).select_related("to_user"),
             "blocked": friends.blocked_by(request.user),
-            "choices": ChoicesForm(instance=friends.choices_of(request.user)),
+            "choices": ChoicesForm(instance=choices),
+            "email_confirmed": bool(addresses.confirmed_address(request.user, choices)),
         },
     )
 
@@ -152,12 +155,43 @@ def unblock(request: HttpRequest) -> HttpResponse:
 @require_POST
 @login_required
 def save_choices(request: HttpRequest) -> HttpResponse:
-    form = ChoicesForm(request.POST, instance=friends.choices_of(request.user))
+    """Save the player's choices; a new address, or invitations by e-mail asked for with an
+    unconfirmed one, gets a confirmation link."""
+    choices = friends.choices_of(request.user)
+    before = (request.user.email, choices.email_invitations)
+    form = ChoicesForm(request.POST, instance=choices)
     if form.is_valid():
         form.save()
         messages.success(request, _("Saved."))
+        user = form.instance.user
+        asked = form.instance.email_invitations and not before[1]
+        if (
+            user.email
+            and not addresses.confirmed_address(user, form.instance)
+            and (user.email != before[0] or asked)
+        ):
+            send_confirmation(request, user)
     else:
         messages.error(request, _("Those choices could not be saved."))
+    return redirect("friends")
+
+
+def send_confirmation(request: HttpRequest, user) -> None:
+    """Mail ``user``'s address its confirmation link; say so, or why not."""
+
+    def link(signed: str) -> str:
+        return request.build_absolute_uri(reverse("confirm_email", args=[signed]))
+
+    try:
+        messages.info(request, addresses.send_link(user, link))
+    except addresses.AddressError as error:
+        messages.error(request, str(error))
+
+
+@require_POST
+@login_required
+def resend_confirmation(request: HttpRequest) -> HttpResponse:
+    send_confirmation(request, request.user)
     return redirect("friends")
 
 

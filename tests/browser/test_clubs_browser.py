@@ -1,6 +1,7 @@
 """A club through the real server: one player founds it, another joins by its invite link, a
 club table is opened for the members, and the club's page shows members online, the
-announcement and the table; axe-core clean at both sizes."""
+announcement and the table; the owner hands the club over to another admin, the only one who
+could then ban her; axe-core clean at both sizes."""
 
 from __future__ import annotations
 
@@ -53,3 +54,19 @@ def test_a_club_with_its_members_table_and_announcement(live_server_url, new_pag
     expect(ana.locator("#seats")).to_contain_text("ana (you)")
     ana.goto(base + "/clubs/")
     no_serious_violations(ana)
+
+    # Ana makes Bob an admin: he may not remove or ban her, the club's owner, until she hands
+    # the club over to him.
+    club = base + table.club.get_absolute_url()
+    ana.goto(club)
+    ana.get_by_role("region", name="Members").get_by_role("button", name="Make admin").click()
+    expect(ana.locator(".messages")).to_contain_text("bob is an admin now.")
+    bob.goto(club)
+    expect(bob.get_by_role("region", name="Members")).to_contain_text("owner")
+    expect(bob.get_by_role("button", name="Ban")).to_have_count(0)
+    ana.get_by_label("Hand the club over to").select_option("bob")
+    no_serious_violations(ana)
+    ana.get_by_role("button", name="Hand over").click()
+    expect(ana.locator(".messages")).to_contain_text("bob owns the club now.")
+    bob.reload()
+    expect(bob.get_by_role("button", name="Ban")).to_have_count(1)
