@@ -280,7 +280,7 @@ def test_only_members_open_a_club_tables_page_or_its_chat(client):
     refused = client.get(table.get_absolute_url(), follow=True)
     assert refused.redirect_chain == [(club.get_absolute_url(), 302)]
     page = refused.content.decode()
-    assert "Only the members of Tuesday Belote can open its tables." in page
+    assert "Only the members of Tuesday Belote can see or join its tables." in page
     assert "/ws/table/" not in page and "members only" not in page
     assert client.get(report).status_code == 404
     clubs.join(club, bob)

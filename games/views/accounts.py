@@ -162,4 +162,9 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "POST":
         messages.success(request, addresses.confirm(token))
         return redirect("friends" if request.user == user else "home")
-    return render(request, "games/confirm_email.html", {"player": user, "email": email})
+    confirmed = addresses.confirmed_address(user) == email
+    return render(
+        request,
+        "games/confirm_email.html",
+        {"player": user, "email": email, "confirmed": confirmed},
+    )

@@ -154,7 +154,8 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
         if not clubs.may_see(table, request.user) and not table.club.hidden:
             messages.error(
                 request,
-                _("Only the members of %(club)s can open its tables.") % {"club": table.club},
+                _("Only the members of %(club)s can see or join its tables.")
+                % {"club": table.club},
             )
             return redirect(table.club)
         raise Http404("an event's table shows to its players until its round is over")
