@@ -153,8 +153,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def server_env(database_url: str) -> dict[str, str]:
-    """The environment of the server the benchmark starts: production mode."""
+def server_env(database_url: str, **extra: str) -> dict[str, str]:
+    """The environment of the server the benchmark starts: production mode (``extra``: more
+    variables, e.g. ``PGAPPNAME`` to tell its database connections apart)."""
     env = dict(os.environ)
     env.update(
         DATABASE_URL=database_url,
@@ -170,22 +171,25 @@ def server_env(database_url: str) -> dict[str, str]:
         AWAY_GRACE_SECONDS=str(AWAY_GRACE_SECONDS),
         LOG_LEVEL="WARNING",
         DJANGO_SETTINGS_MODULE="cardroom.settings",
+        **extra,
     )
     return env
 
 
-def start_worker(database_url: str) -> subprocess.Popen:
-    """Start a bot worker (``manage.py runworker bot-moves``) for the servers started here."""
+def start_worker(database_url: str, **env: str) -> subprocess.Popen:
+    """Start a bot worker (``manage.py runworker bot-moves``) for the servers started here
+    (``env``: more environment variables)."""
     command = [sys.executable, "manage.py", "runworker", "bot-moves"]
-    return subprocess.Popen(command, cwd=settings.BASE_DIR, env=server_env(database_url))
+    return subprocess.Popen(command, cwd=settings.BASE_DIR, env=server_env(database_url, **env))
 
 
-def start_server(database_url: str, port: int) -> subprocess.Popen:
+def start_server(database_url: str, port: int, **env: str) -> subprocess.Popen:
     """Start daphne on 127.0.0.1:``port`` with the site and the floor (``benchmarks.asgi``) and
-    wait (30 s at most) until it accepts connections."""
+    wait (30 s at most) until it accepts connections (``env``: more environment variables)."""
     command = [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port)]
     command.append("benchmarks.asgi:application")
-    server = subprocess.Popen(command, cwd=settings.BASE_DIR, env=server_env(database_url))
+    environment = server_env(database_url, **env)
+    server = subprocess.Popen(command, cwd=settings.BASE_DIR, env=environment)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -270,10 +274,10 @@ async def wait_until_idle(pids: list[int], limit: float = 30.0) -> None:
             return
 
 
-async def warm_up(tables: list[BotTable], pace: float) -> None:
-    """Let the tables of computers play for :data:`BOT_WARM_UP` seconds."""
+async def warm_up(tables: list[BotTable], pace: float, seconds: float = BOT_WARM_UP) -> None:
+    """Let the tables of computers play for ``seconds``."""
     start = asyncio.get_running_loop().time()
-    await asyncio.gather(*(t.run(start, start + BOT_WARM_UP, pace) for t in tables))
+    await asyncio.gather(*(t.run(start, start + seconds, pace) for t in tables))
 
 
 # -- clients -------------------------------------------------------------------------------------
@@ -290,6 +294,10 @@ class Totals:
     finished: int = 0
     #: Moves the computer players made in the window (tables of one human and three computers).
     computer_moves: int = 0
+
+    def record(self, latency: float) -> None:
+        """A move reached every client of its table ``latency`` seconds after it was sent."""
+        self.latencies.append(latency)
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -352,7 +360,7 @@ class PacedTable:
             if client.version >= target:
                 have.add(client.index)
             if len(have) == len(self.clients):
-                self.totals.latencies.append(time.perf_counter() - sent)
+                self.totals.record(time.perf_counter() - sent)
                 self.pending = None
         if self.pending is None and all(c.version == client.version for c in self.clients):
             self.version = client.version
@@ -513,6 +521,21 @@ async def open_table(
         table.settled.set()
 
 
+async def connected(
+    tables_: list[PacedTable], openings: list[Any], totals: Totals
+) -> list[PacedTable]:
+    """Await each table's :func:`open_table` (``openings``, in the order of ``tables_``) and
+    let the connect storm (every join re-renders the table) drain; the tables that connected
+    (a failure is an error of ``totals``)."""
+    results = await asyncio.gather(*openings, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            totals.error(f"connect: {type(result).__name__}")
+    live = [t for t, r in zip(tables_, results, strict=True) if r is None]
+    await asyncio.gather(*(t.drain(MOVE_TIMEOUT) for t in live))
+    return live
+
+
 # -- one step ------------------------------------------------------------------------------------
 
 
@@ -605,13 +628,7 @@ async def run_step(
         openings.append(open_table(table, urls, cookies, gate, notices and kind == "real"))
     loop = asyncio.get_running_loop()
     try:
-        results = await asyncio.gather(*openings, return_exceptions=True)
-        for result in results:
-            if isinstance(result, BaseException):
-                totals.error(f"connect: {type(result).__name__}")
-        live = [t for t, r in zip(tables_, results, strict=True) if r is None]
-        # Let the connect storm (every join re-renders the table) drain before measuring.
-        await asyncio.gather(*(t.drain(MOVE_TIMEOUT) for t in live))
+        live = await connected(tables_, openings, totals)
         if bot_seatings:
             await warm_up([t for t in live if isinstance(t, BotTable)], pace)
         else:  # computer players never let the server idle

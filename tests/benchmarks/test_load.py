@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 import pytest
 from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import connection
 from websockets.exceptions import ConnectionClosedError
 from websockets.frames import Close
 
-from benchmarks import asgi, load
+from benchmarks import asgi, load, soak
 from benchmarks.floor import CollectConsumer, FanOutConsumer
 from benchmarks.stats import percentile
 from cardroom.asgi import application as site
@@ -20,6 +23,7 @@ from games.live.frames import render_frame
 from games.models import Table
 
 from ..live import close_code
+from ..servers import test_database_url as the_test_database_url
 from ..test_dispatch import dispatches_without_a_database_hop
 
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
@@ -200,3 +204,155 @@ async def test_a_move_still_on_its_way_when_the_window_closes_is_waited_for():
     assert table.pending is not None
     await table.drain(1.0)
     assert table.totals.errors == {} and len(table.totals.latencies) == 1
+
+
+def _frame(version: int, actions: list[str], rematch: bool = False) -> str:
+    """What a player's page is sent: the version, their hand's moves, maybe the rematch button."""
+    buttons = "".join(f'<button ws-send name="action" value="{a}"></button>' for a in actions)
+    offer = '<button ws-send name="op" value="rematch"></button>' if rematch else ""
+    return (
+        f'<input type="hidden" name="version" value="{version}"><div id="my-area">{buttons}</div>'
+        f'<section id="table-status">{offer}</section>'
+    )
+
+
+class _Room:
+    """A finished match's table as the server runs it: the next match once all four players
+    asked for it; after that match's first move, the connection drops."""
+
+    def __init__(self, table: soak.SoakTable) -> None:
+        self.table = table
+        self.asked: list[int] = []
+        self.moves: list[dict] = []
+
+    def show(self, version: int, mover: int) -> None:
+        for client in self.table.clients:
+            actions = ["7H"] if client.index == mover else []
+            asyncio.get_running_loop().call_soon(
+                self.table.on_frame, client, _frame(version, actions)
+            )
+
+
+class _Player:
+    def __init__(self, room: _Room, index: int) -> None:
+        self.room, self.index = room, index
+
+    async def send(self, text: str) -> None:
+        message = json.loads(text)
+        if message["op"] == "rematch":
+            self.room.asked.append(self.index)
+            if len(self.room.asked) == 4:
+                self.room.show(0, mover=1)
+        elif not self.room.moves:
+            self.room.moves.append(message)
+            self.room.show(1, mover=2)
+        else:
+            raise ConnectionClosedError(Close(1011, "internal error"), None)
+
+
+@pytest.mark.asyncio
+async def test_a_soak_table_whose_match_ended_asks_for_a_rematch_and_plays_the_next_match():
+    table = soak.SoakTable("t1", soak.SoakTotals(), random.Random(1))
+    room = _Room(table)
+    table.clients = [load.Client(table, index, _Player(room, index)) for index in range(4)]
+    for client in table.clients:  # the match's last move shows, and the rematch button
+        table.on_frame(client, _frame(85, [], rematch=True))
+    now = asyncio.get_running_loop().time()
+    await table.run(now, now + 60, pace=0.01)  # returns when the connection drops
+    assert sorted(room.asked) == [0, 1, 2, 3]
+    assert room.moves == [{"op": "play", "action": "7H", "version": "0"}]
+    assert table.totals.rematches == 1
+    assert len(table.totals.latencies) == 1 and table.totals.errors == {}
+
+
+def _soaked(**figures) -> soak.SoakReport:
+    sampled = [(0.0, 100.0), (60.0, 110.0), (120.0, 114.0)]
+    server = soak.Process("server-1", 1, rss_mb=sampled, connections=[(0.0, 3), (60.0, 4)])
+    report = soak.SoakReport(
+        plan=soak.Plan(minutes=2, window_seconds=60),
+        database="postgresql",
+        channel_layer="RedisChannelLayer",
+        workers=0,
+        seconds=120.0,
+        rows=[],
+        processes=[server],
+        windows={"moves": (40.0, 60.0), "page views": (10.0, 12.0)},
+        page_views_sent=100,
+        pages={},
+        statuses={200: 100},
+        errors={},
+        rematches=0,
+        playing=(250, 50),
+        connection_bound=10,
+    )
+    for name, value in figures.items():
+        setattr(report, name, value)
+    return report
+
+
+def test_a_soak_holds_only_while_every_criterion_does():
+    holding = _soaked()
+    assert [(c.name, c.holds) for c in holding.criteria()] == [
+        ("moves p95", True),
+        ("page views p95", True),
+        ("no 5xx or errors", True),
+        ("database connections", True),
+        ("RSS growth", True),
+    ]
+    assert holding.holds and "the soak holds" in soak.format_report(holding)
+    slower = _soaked(windows={"moves": (40.0, 61.0), "page views": (10.0, 12.0)})
+    failing = _soaked(statuses={200: 99, 502: 1})
+    lost = _soaked(errors={"moves: connection lost": 1})
+    grown = [(0.0, 100.0), (60.0, 110.0), (120.0, 127.0)]
+    leaking = _soaked(processes=[soak.Process("server-1", 1, grown, [(0.0, 11)])])
+
+    def failed(report: soak.SoakReport) -> list[str]:
+        return [criterion.name for criterion in report.criteria() if criterion.holds is False]
+
+    assert failed(slower) == ["moves p95"]
+    assert failed(failing) == failed(lost) == ["no 5xx or errors"]
+    assert failed(leaking) == ["database connections", "RSS growth"]
+    assert not slower.holds and "FAIL  moves p95" in soak.format_report(slower)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_short_soak_counts_every_page_view_and_each_process_s_connections():
+    postgres = connection.vendor == "postgresql"
+    servers = 2 if postgres and settings.REDIS_URL else 1
+    plan = soak.Plan(
+        minutes=0.1,
+        tables=2,
+        bot_tables=1,
+        servers=servers,
+        page_views=10,
+        pace=0.2,
+        window_seconds=2,
+        bot_level="normal",
+    )
+    report = soak.run(plan, database_url=the_test_database_url(), say=lambda text: None)
+    assert [c.name for c in report.criteria()] == [
+        "moves p95",
+        "page views p95",
+        "no 5xx or errors",
+        "database connections",
+        "RSS growth",
+    ]
+    assert len(report.rows) == 15 and sum(row.moves for row in report.rows) > 0
+    assert report.page_views_sent == 60
+    failed = sum(n for kind, n in report.errors.items() if kind.startswith("page views"))
+    assert sum(report.statuses.values()) + failed == 60
+    assert set(report.statuses) == {200}  # every page of the mix is open to visitors
+    assert sum(page["views"] for page in report.pages.values()) == 60
+    assert [p.name for p in report.processes][:servers] == [
+        f"server-{n + 1}" for n in range(servers)
+    ]
+    for process in report.processes:
+        assert len(process.rss_mb) >= 2 and all(rss for _at, rss in process.rss_mb)
+        assert len(process.connections) == len(process.rss_mb)
+    held = [process.most_connections() for process in report.processes[:servers]]
+    if postgres:  # each server answered page views: it holds a connection of its own
+        assert report.connection_bound == soak.connection_bound()
+        assert all(count >= 1 for count in held)
+    else:
+        assert report.connection_bound is None
+        assert all(count > 10 for count in held)  # its sockets and files

@@ -1,4 +1,5 @@
-"""``python manage.py loadtest``: paced websocket load on real tables, against a bare floor."""
+"""``python manage.py loadtest``: paced websocket load on real tables, against a bare floor;
+with ``--soak``, one load held for half an hour and judged."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from benchmarks import load
+from benchmarks import load, soak
 
 #: Set in the copy of the command that runs on the benchmark's own SQLite file.
 OWN_DB_FLAG = "CARDROOM_LOADTEST_OWN_DB"
@@ -22,14 +23,16 @@ class Command(BaseCommand):
     help = (
         "Load benchmark: N Belote tables of 4 websocket clients, one move per table every "
         "--pace seconds; latency to all four players, for a sweep of N, beside a bare fan-out "
-        "floor. Uses DATABASE_URL/REDIS_URL when set, else its own SQLite file."
+        "floor. With --soak, one load held for --minutes (tables that play on, anonymous page "
+        "views, each process's memory and database connections) and judged. Uses "
+        "DATABASE_URL/REDIS_URL when set, else its own SQLite file."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--tables",
-            default=",".join(str(n) for n in load.DEFAULT_SWEEP),
-            help="table counts to sweep, comma-separated (default 25,50,100,200,400)",
+            help="table counts to sweep, comma-separated (default 25,50,100,200,400); with "
+            f"--soak, the tables of four players (default {soak.TABLES})",
         )
         parser.add_argument("--duration", type=float, default=20.0, help="seconds per step")
         parser.add_argument("--pace", type=float, default=2.0, help="seconds between moves")
@@ -46,22 +49,44 @@ class Command(BaseCommand):
         parser.add_argument(
             "--servers",
             type=int,
-            default=1,
             help="daphne processes to start and spread each table's clients over (more than "
-            "one needs DATABASE_URL=postgres://… and REDIS_URL)",
+            f"one needs DATABASE_URL=postgres://… and REDIS_URL; default 1, {soak.SERVERS} "
+            "with --soak)",
         )
         parser.add_argument(
             "--bot-tables",
             type=int,
-            default=0,
             help="beside each step's tables, this many tables of one human and three computer "
-            "players (reported as 'bots': the human's move to their own update)",
+            "players (reported as 'bots': the human's move to their own update; default 0, "
+            f"{soak.BOT_TABLES} with --soak)",
         )
         parser.add_argument("--bot-level", default="hard", help="the computer players' level")
         parser.add_argument(
             "--notice-sockets",
             action="store_true",
             help="each player also holds the notice socket every page of the site opens",
+        )
+        parser.add_argument(
+            "--soak",
+            action="store_true",
+            help="hold one load for --minutes instead of a sweep: tables that play match after "
+            "match, anonymous page views, each process's RSS and database connections "
+            "sampled; each criterion judged (exit status 1 when one fails)",
+        )
+        parser.add_argument(
+            "--minutes", type=float, default=soak.MINUTES, help="with --soak: how long"
+        )
+        parser.add_argument(
+            "--page-views",
+            type=float,
+            default=soak.PAGE_VIEWS,
+            help="with --soak: anonymous page views a second, spread over the servers",
+        )
+        parser.add_argument(
+            "--window-seconds",
+            type=float,
+            default=soak.WINDOW_SECONDS,
+            help="with --soak: the first and the last window, compared (rows of a fifth)",
         )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", help="also write the results to this JSON file")
@@ -70,8 +95,14 @@ class Command(BaseCommand):
         if "DATABASE_URL" not in os.environ and options["url"] is None:
             rerun_on_own_database("load")
             return
+        if options["soak"]:
+            self.soak(options)
+            return
+        options["servers"] = 1 if options["servers"] is None else options["servers"]
+        options["bot_tables"] = options["bot_tables"] or 0
+        tables = options["tables"] or ",".join(str(n) for n in load.DEFAULT_SWEEP)
         try:
-            sweep = sorted({int(n) for n in options["tables"].split(",") if n.strip()})
+            sweep = sorted({int(n) for n in tables.split(",") if n.strip()})
         except ValueError:
             raise CommandError("--tables takes whole numbers, e.g. 25,50,100") from None
         if not sweep or min(sweep) < 1 or max(sweep) > 2000:
@@ -104,6 +135,51 @@ class Command(BaseCommand):
         self.stdout.write(load.format_report(report))
         if options["json"]:
             Path(options["json"]).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
+
+    def soak(self, options: dict) -> None:
+        """Hold one load for ``--minutes`` and judge it (``benchmarks.soak``)."""
+        plan = soak.Plan(
+            minutes=options["minutes"],
+            tables=soak.TABLES if options["tables"] is None else whole(options["tables"]),
+            bot_tables=soak.BOT_TABLES if options["bot_tables"] is None else options["bot_tables"],
+            servers=soak.SERVERS if options["servers"] is None else options["servers"],
+            page_views=options["page_views"],
+            pace=options["pace"],
+            window_seconds=options["window_seconds"],
+            bot_level=options["bot_level"],
+            seed=options["seed"],
+        )
+        if options["url"]:
+            raise CommandError("--soak starts its own servers: it takes no --url")
+        if not 0 <= plan.tables <= 2000 or not 0 <= plan.bot_tables <= 2000:
+            raise CommandError("--tables and --bot-tables must be between 0 and 2000")
+        if not plan.tables + plan.bot_tables or not 1 <= plan.servers <= 16:
+            raise CommandError("--soak needs a table, and --servers between 1 and 16")
+        if not 0 < plan.minutes <= 240 or not 0 < plan.window_seconds <= plan.seconds / 2:
+            raise CommandError("--minutes must be in (0, 240], --window-seconds at most half")
+        if not 0 <= plan.page_views <= 1000 or not 0.05 <= plan.pace <= 60:
+            raise CommandError("--page-views must be in [0, 1000] and --pace in [0.05, 60]")
+        database, layer = load.describe_setup()
+        if plan.servers > 1 and (database == "sqlite3" or layer != "RedisChannelLayer"):
+            raise CommandError(
+                f"the soak's {plan.servers} servers need DATABASE_URL=postgres://… and "
+                "REDIS_URL (or give --servers 1)"
+            )
+        call_command("migrate", verbosity=0, interactive=False)
+        report = soak.run(plan, database_url=os.environ["DATABASE_URL"], say=self.stderr.write)
+        self.stdout.write(soak.format_report(report))
+        if options["json"]:
+            Path(options["json"]).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
+        if not report.holds:
+            raise CommandError("the soak does not hold")
+
+
+def whole(text: str) -> int:
+    """``--tables`` of a soak: one whole number."""
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandError("--tables of a soak is one whole number, e.g. 250") from None
 
 
 def rerun_on_own_database(name: str) -> None:
