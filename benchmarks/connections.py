@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -31,7 +29,7 @@ from django.db import connection
 
 from games.people import clubs
 
-from . import load
+from . import load, soak
 from .move_path import session_cookie
 from .stats import percentile
 
@@ -118,12 +116,6 @@ def _measure(
     )
 
 
-def collect_static(database_url: str) -> None:
-    """Collect the static files as production serves them (pages name their hashed copies)."""
-    command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]
-    subprocess.run(command, cwd=settings.BASE_DIR, env=load.server_env(database_url), check=True)
-
-
 def run(requests: int, say: Callable[[str], None]) -> list[Run]:
     """Serve ``requests`` GETs each way, one at a time and 20 at once."""
     users = [
@@ -138,7 +130,7 @@ def run(requests: int, say: Callable[[str], None]) -> list[Run]:
     jobs = [pages[n % len(pages)] for n in range(requests)]
     ways = ["pool", "none"] if connection.vendor == "postgresql" else ["none"]
     database_url = os.environ["DATABASE_URL"]
-    collect_static(database_url)
+    soak.collect_static(database_url)
     runs = []
     for way in ways:
         name = f"cardroom-bench-{way}-{secrets.token_hex(3)}"
