@@ -15,9 +15,8 @@ from django.utils.translation import gettext as _
 from .. import verify
 from ..catalog import get_game
 from ..engines import belote, chance, duplicate, fair_deals
-from ..models import DealReview, Event, EventPair, EventTable, Match
+from ..models import DealReview, Event, EventPair, EventTable, Match, Move
 from ..presenters.belote import deal_summary
-from ..records.replay import logged_moves
 
 #: The version of an event's published log (``python -m games.verify`` reads it).
 LOG_FORMAT = "cardroom-event-log"
@@ -229,19 +228,31 @@ def add_par(deals: list[Deal]) -> None:
 def event_log(event: Event) -> dict[str, Any]:
     """A finished event's log for anyone to check with ``python -m games.verify``: the secret
     with its commitment, the pairs' contributions, the seed, each round's deals and every
-    table's match (its seed, deals, actions and result)."""
+    table's match (its seed, deals, actions and result). Four queries, whatever its size."""
     if event.status != Event.Status.FINISHED:
         raise ValueError("only a finished event has a published log")
     pairs = list(event.pairs.exclude(number=None))
+    places = list(
+        EventTable.objects.filter(event=event)
+        .select_related("team_0", "team_1")
+        .order_by("round", "number")
+    )
+    latest: dict[int, Match] = {}
+    for match in Match.objects.filter(table_id__in=[p.table_id for p in places]).order_by("number"):
+        latest[match.table_id] = match
+    moves: dict[int, list[tuple[int, str]]] = {match.pk: [] for match in latest.values()}
+    for match_id, seat, action in (
+        Move.objects.filter(match_id__in=list(moves)).order_by("match_id", "seq")
+    ).values_list("match_id", "seat", "action"):
+        moves[match_id].append((seat, action))
     rounds = []
     for number in range(1, event.rounds + 1):
         tables = []
-        for place in EventTable.objects.filter(event=event, round=number).select_related("table"):
-            match = place.table.matches.order_by("-number").first()
+        for place in (p for p in places if p.round == number):
+            match = latest.get(place.table_id)
             if match is None:
                 continue
             spec = get_game(match.game)
-            moves = logged_moves(match)
             state = spec.engine.loads(match.state)
             tables.append(
                 {
@@ -252,7 +263,7 @@ def event_log(event: Event) -> dict[str, Any]:
                     "options": spec.engine_options(match.options),
                     "seed": match.seed,
                     "deals": spec.drawn_deals(match.seed, match.options, state),
-                    "actions": [[seat, action] for seat, action in moves],
+                    "actions": [[seat, action] for seat, action in moves[match.pk]],
                     "status": match.status,
                     "result": match.result if match.status == Match.Status.FINISHED else None,
                 }
