@@ -21,6 +21,7 @@ from games.engines import belote
 from games.events import results, running
 from games.models import Club, Event, Invitation, MatchPlayer, Membership, Outcome
 from games.people import clubs
+from games.records.replay import CHECKPOINT_MOVES, logged_moves, state_after
 from games.tables import play, rows, seating
 
 from .factories import OPTIONS, finish_match, make_players
@@ -198,3 +199,29 @@ def test_the_invitations_page_reads_each_tables_seats_in_one_query(client):
     with CaptureQueriesContext(connection) as two:
         client.get(reverse("notifications"))
     assert len(three) == len(two)
+
+
+def test_a_replay_step_starts_from_the_nearest_state_a_replay_kept(client, monkeypatch):
+    match = start_and_finish(make_players(4), seed=8)
+    total = match.version
+    assert total > CHECKPOINT_MOVES
+    url = reverse("replay", args=[match.pk])
+    spec = type(get_game("belote"))
+    real, applied = spec.apply_logged, []
+
+    def counted(self, state, seat, action):
+        applied.append(action)
+        return real(self, state, seat, action)
+
+    monkeypatch.setattr(spec, "apply_logged", counted)
+    last = client.get(url, {"step": total})
+    assert last.context["matches_record"]  # from the seed: the recorded match
+    applied.clear()
+    before = client.get(url, {"step": total - 1})
+    assert before.context["step"] == total - 1
+    assert 0 < len(applied) < CHECKPOINT_MOVES  # from the state kept on the way
+    # The same board as from the seed, and the same last move.
+    moves = logged_moves(match)
+    game = get_game("belote")
+    assert before.context["view"] == game.engine.view(state_after(match, moves[:-1]), None)
+    assert before.context["last_move"]["text"] == game.presenter.describe(moves[-2][1])

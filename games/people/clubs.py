@@ -333,15 +333,23 @@ def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> 
 
 
 def clubs_page(user: AbstractBaseUser) -> dict[str, object]:
-    """The clubs list: the player's clubs and invitations, and the clubs anyone may find."""
-    mine = Membership.objects.filter(user=user, club__hidden=False).select_related("club")
+    """The clubs list: the player's clubs and invitations, and the clubs anyone may find (the
+    first :data:`LISTED` of each, by name)."""
+
+    def mine(status: str) -> list[Club]:
+        return list(
+            visible_clubs()
+            .filter(memberships__user=user, memberships__status=status)
+            .order_by("name")[:LISTED]
+        )
+
     return {
-        "mine": [m.club for m in mine if m.status == Status.ACTIVE],
-        "invitations": [m.club for m in mine if m.status == Status.INVITED],
+        "mine": mine(Status.ACTIVE),
+        "invitations": mine(Status.INVITED),
         "others": list(
             visible_clubs()
             .exclude(Q(memberships__user=user))
             .exclude(access=Club.Access.INVITATION)
-            .order_by("name")[:50]
+            .order_by("name")[:LISTED]
         ),
     }
