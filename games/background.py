@@ -4,6 +4,7 @@ one job at a time, each queued at most once however often it is asked for."""
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable, Hashable
@@ -46,6 +47,15 @@ def _run() -> None:
             with _lock:
                 _queued.discard(key)
             _jobs.task_done()
+
+
+def _forget() -> None:
+    """A forked process starts with no jobs and no thread of its own yet."""
+    global _jobs, _queued, _lock, _thread
+    _jobs, _queued, _lock, _thread = queue.Queue(), set(), threading.Lock(), None
+
+
+os.register_at_fork(after_in_child=_forget)
 
 
 def wait() -> None:
