@@ -5,7 +5,7 @@ kept), :func:`schedule` queues the event in this process's background thread
 (``games.background``). There the process that claims the event (a cache key every process
 shares: Redis when ``REDIS_URL`` is set) works out its missing reviews one at a time, in the
 process pool (``games.records.reviews``), and marks the event reviewed. The claim lapses
-:data:`CLAIM_SECONDS` after its holder last worked a review out, so an event whose process
+:data:`CLAIM_SECONDS` after its holder began its latest review, so an event whose process
 died is taken up again by the next asking. No request works a review out for an event.
 """
 
