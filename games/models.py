@@ -834,6 +834,9 @@ class Event(models.Model):
     seed = models.CharField(_("seed"), max_length=64, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    #: The analysis' version every played deal of the over event has a kept review of (0:
+    #: not yet): until it is the game's, the pars are being worked out (``games.events.par``).
+    reviewed_version = models.PositiveSmallIntegerField(_("reviews kept in version"), default=0)
 
     class Meta:
         verbose_name = _("event")
@@ -920,6 +923,9 @@ class EventTable(models.Model):
     )
     #: Every table of the round has finished: its records, reviews and results may show.
     revealed = models.BooleanField(_("round over everywhere"), default=False)
+    #: Kept once revealed: {"matchpoints": [team 0's, team 1's], "top": the most either could
+    #: have had} over the round's deals (``games.events.results``).
+    points = models.JSONField(_("matchpoints"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("event table")

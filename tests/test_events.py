@@ -243,7 +243,7 @@ def test_standings_give_matchpoints_by_the_rule():
         assert {t.table.pk: t.matchpoints for t in deal.tables} == duplicate.deal_matchpoints(
             scores
         )
-    lines = results.standings(event, deals)
+    lines = results.standings(event)
     assert {line.pair for line in lines} == set(event.pairs.all())
     for line in lines:
         mine = [

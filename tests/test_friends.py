@@ -160,7 +160,7 @@ def test_friends_shown_online_follow_their_choice(client):
     ana, bob = make_players(2)
     befriend(ana, bob)
     Profile.objects.create(user=bob, online_to=Profile.Audience.NOBODY)
-    [row] = friends.friend_rows(ana)
+    _page, [row] = friends.friend_rows(ana)
     assert row.online is None and row.tables == []
     client.force_login(ana)
     page = client.get(reverse("friends")).content.decode()

@@ -15,10 +15,8 @@ from django.utils.translation import gettext as _
 from .. import verify
 from ..catalog import get_game
 from ..engines import belote, chance, duplicate, fair_deals
-from ..models import Event, EventPair, EventTable, Match
+from ..models import DealReview, Event, EventPair, EventTable, Match, Move
 from ..presenters.belote import deal_summary
-from ..records import reviews
-from ..records.replay import logged_moves
 
 #: The version of an event's published log (``python -m games.verify`` reads it).
 LOG_FORMAT = "cardroom-event-log"
@@ -76,14 +74,21 @@ class Line:
 
 
 def round_progress(event: Event) -> list[dict[str, Any]]:
-    """The current round's tables: who plays whom and how many deals each has finished."""
+    """The current round's tables: who plays whom and how many deals each has finished (two
+    queries)."""
     if event.status != Event.Status.RUNNING:
         return []
+    places = list(
+        EventTable.objects.filter(event=event, round=event.current_round)
+        .select_related("team_0__player", "team_0__partner", "team_1__player", "team_1__partner")
+        .order_by("number")
+    )
+    latest: dict[int, Match] = {}
+    for match in Match.objects.filter(table_id__in=[p.table_id for p in places]).order_by("number"):
+        latest[match.table_id] = match
     rows = []
-    for place in EventTable.objects.filter(event=event, round=event.current_round).select_related(
-        "team_0__player", "team_0__partner", "team_1__player", "team_1__partner"
-    ):
-        match = Match.objects.filter(table_id=place.table_id).order_by("-number").first()
+    for place in places:
+        match = latest.get(place.table_id)
         done = len(belote.deal_results(belote.loads(match.state))) if match else 0
         rows.append(
             {
@@ -96,13 +101,23 @@ def round_progress(event: Event) -> list[dict[str, Any]]:
     return rows
 
 
-def revealed_deals(event: Event) -> list[Deal]:
-    """Every deal of the rounds every table has finished, with each table's result and
-    matchpoints."""
+def seen(event: Event, progress: list[dict[str, Any]]) -> str:
+    """What the live part of a running event's page shows, in short: it is sent again only
+    when this changes (the round, the deals played in it, the rounds revealed)."""
+    revealed = EventTable.objects.filter(event=event, revealed=True).count()
+    return f"{event.current_round}:{sum(row['done'] for row in progress)}:{revealed}"
+
+
+def revealed_deals(event: Event, round_number: int | None = None) -> list[Deal]:
+    """Every deal of the rounds every table has finished (of round ``round_number`` only,
+    when given), with each table's result and matchpoints."""
+    places = EventTable.objects.filter(event=event, revealed=True)
+    if round_number is not None:
+        places = places.filter(round=round_number)
     places = list(
-        EventTable.objects.filter(event=event, revealed=True)
-        .select_related("team_0__player", "team_0__partner", "team_1__player", "team_1__partner")
-        .order_by("round", "number")
+        places.select_related(
+            "team_0__player", "team_0__partner", "team_1__player", "team_1__partner"
+        ).order_by("round", "number")
     )
     matches = {
         match.table_id: match
@@ -139,58 +154,105 @@ def revealed_deals(event: Event) -> list[Deal]:
     return deals
 
 
-def standings(event: Event, deals: list[Deal] | None = None) -> list[Line]:
-    """The registered pairs by matchpoints over the revealed rounds, best first."""
-    if deals is None:
-        deals = revealed_deals(event)
+def keep_points(event: Event, round_number: int) -> None:
+    """Keep what each table of the revealed round scored over its deals (:attr:`EventTable.
+    points`), so that the standings are added up without replaying anything."""
+    totals: dict[int, list[float]] = {}
+    for deal in revealed_deals(event, round_number):
+        for played in deal.tables:
+            total = totals.setdefault(played.table.pk, [0.0, 0.0, 0])
+            total[0] += played.matchpoints[0]
+            total[1] += played.matchpoints[1]
+            total[2] += len(deal.tables) - 1
+    places = list(EventTable.objects.filter(event=event, round=round_number, revealed=True))
+    for place in places:
+        first, second, top = totals.get(place.pk, [0.0, 0.0, 0])
+        place.points = {"matchpoints": [first, second], "top": top}
+    EventTable.objects.bulk_update(places, ["points"])
+
+
+def shown_rounds(event: Event) -> list[int]:
+    """The rounds every table has finished."""
+    return sorted(
+        set(EventTable.objects.filter(event=event, revealed=True).values_list("round", flat=True))
+    )
+
+
+def standings(event: Event) -> list[Line]:
+    """The registered pairs by matchpoints over the revealed rounds, best first: added up from
+    the points kept per table (two queries)."""
+    places = list(EventTable.objects.filter(event=event, revealed=True))
+    unkept = sorted({place.round for place in places if place.points is None})
+    for number in unkept:  # revealed before the points were kept
+        keep_points(event, number)
+    if unkept:
+        places = list(EventTable.objects.filter(event=event, revealed=True))
     pairs = list(event.pairs.select_related("player", "partner"))
     lines = {pair.pk: Line(pair, pair_name(pair)) for pair in pairs}
-    rounds = sorted({deal.round for deal in deals})
+    rounds = sorted({place.round for place in places})
     for line in lines.values():
         line.by_round = [0.0] * len(rounds)
-    for deal in deals:
-        others = len(deal.tables) - 1
-        for played in deal.tables:
-            for pair, points in (
-                (played.table.team_0, played.matchpoints[0]),
-                (played.table.team_1, played.matchpoints[1]),
-            ):
-                if pair is None:
-                    continue
-                line = lines[pair.pk]
-                line.matchpoints += points
-                line.top += others
-                line.by_round[rounds.index(deal.round)] += points
+    for place in places:
+        kept = place.points or {"matchpoints": [0.0, 0.0], "top": 0}
+        for pair_id, points in zip(
+            (place.team_0_id, place.team_1_id), kept["matchpoints"], strict=True
+        ):
+            if pair_id is None:
+                continue
+            line = lines[pair_id]
+            line.matchpoints += points
+            line.top += kept["top"]
+            line.by_round[rounds.index(place.round)] += points
     return sorted(lines.values(), key=lambda line: (-line.matchpoints, line.name))
 
 
 def add_par(deals: list[Deal]) -> None:
-    """Each played deal's par from its double-dummy review (worked out once, then kept)."""
-    for deal in deals:
-        for played in deal.tables:
-            if played.result["contract"] is None:
-                continue
-            # Every table plays the round's deals in order: the deal's number is the match's.
-            review = reviews.deal_review(played.match, played.number)
-            played.par = review["par"] if review else None
+    """Each played deal's par, from its kept double-dummy review (one query; a review not kept
+    yet is being worked out in the background, ``games.events.par``)."""
+    played = [t for deal in deals for t in deal.tables if t.result["contract"] is not None]
+    if not played:
+        return
+    version = get_game(played[0].match.game).review_version
+    # Every table plays the round's deals in order: the deal's number is the match's.
+    kept = {
+        (review.match_id, review.deal): review.data
+        for review in DealReview.objects.filter(
+            match__in={t.match.pk for t in played}, version=version
+        ).only("match_id", "deal", "data")
+    }
+    for table in played:
+        review = kept.get((table.match.pk, table.number))
+        table.par = review["par"] if review else None
 
 
 def event_log(event: Event) -> dict[str, Any]:
     """A finished event's log for anyone to check with ``python -m games.verify``: the secret
     with its commitment, the pairs' contributions, the seed, each round's deals and every
-    table's match (its seed, deals, actions and result)."""
+    table's match (its seed, deals, actions and result). Four queries, whatever its size."""
     if event.status != Event.Status.FINISHED:
         raise ValueError("only a finished event has a published log")
     pairs = list(event.pairs.exclude(number=None))
+    places = list(
+        EventTable.objects.filter(event=event)
+        .select_related("team_0", "team_1")
+        .order_by("round", "number")
+    )
+    latest: dict[int, Match] = {}
+    for match in Match.objects.filter(table_id__in=[p.table_id for p in places]).order_by("number"):
+        latest[match.table_id] = match
+    moves: dict[int, list[tuple[int, str]]] = {match.pk: [] for match in latest.values()}
+    for match_id, seat, action in (
+        Move.objects.filter(match_id__in=list(moves)).order_by("match_id", "seq")
+    ).values_list("match_id", "seat", "action"):
+        moves[match_id].append((seat, action))
     rounds = []
     for number in range(1, event.rounds + 1):
         tables = []
-        for place in EventTable.objects.filter(event=event, round=number).select_related("table"):
-            match = place.table.matches.order_by("-number").first()
+        for place in (p for p in places if p.round == number):
+            match = latest.get(place.table_id)
             if match is None:
                 continue
             spec = get_game(match.game)
-            moves = logged_moves(match)
             state = spec.engine.loads(match.state)
             tables.append(
                 {
@@ -201,7 +263,7 @@ def event_log(event: Event) -> dict[str, Any]:
                     "options": spec.engine_options(match.options),
                     "seed": match.seed,
                     "deals": spec.drawn_deals(match.seed, match.options, state),
-                    "actions": [[seat, action] for seat, action in moves],
+                    "actions": [[seat, action] for seat, action in moves[match.pk]],
                     "status": match.status,
                     "result": match.result if match.status == Match.Status.FINISHED else None,
                 }

@@ -5,13 +5,15 @@ the last one finished.
 Every refusal raises :class:`EventError` with a message for the player and changes nothing.
 The round's tables are ordinary private tables of the club whose matches share one seed
 (``duplicate.round_seed``); nothing of a round shows before every table finished it
-(:attr:`EventTable.revealed`).
+(:attr:`EventTable.revealed`). Once the last round is over, the deals' reviews are worked out
+in the background (``par``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -26,6 +28,7 @@ from ..models import Club, Event, EventPair, EventTable, Match, Seat, Table
 from ..people import clubs
 from ..tables.matches import begin_match
 from ..tables.quick import default_options
+from . import par, results
 
 #: The limits an admin may set.
 MAX_ROUNDS = 12
@@ -133,14 +136,15 @@ def register(
         )
 
 
-def free_members(event: Event, user: AbstractBaseUser) -> list[str]:
-    """The club's active members ``user`` may register with (not registered yet)."""
+def free_members(event: Event, user: AbstractBaseUser, limit: int) -> list[str]:
+    """The first ``limit`` of the club's active members ``user`` may register with (not
+    registered yet), by name."""
     taken = {pk for pair in event.pairs.all() for pk in (pair.player_id, pair.partner_id) if pk}
     return list(
         event.club.memberships.filter(status="active", user__is_active=True)
         .exclude(user_id__in=taken | {user.pk})
         .order_by("user__username")
-        .values_list("user__username", flat=True)
+        .values_list("user__username", flat=True)[:limit]
     )
 
 
@@ -272,6 +276,7 @@ def table_finished(table_id: int) -> Started | None:
         if playing.exists():
             return None
         round_tables.update(revealed=True)
+        results.keep_points(event, place.round)
         pairs = list(event.pairs.select_related("player", "partner"))
         if place.round < event.rounds:
             return _begin_round(event, place.round + 1, pairs)
@@ -279,6 +284,7 @@ def table_finished(table_id: int) -> Started | None:
         event.status = Event.Status.FINISHED
         event.finished_at = timezone.now()
         event.save(update_fields=["status", "finished_at"])
+        transaction.on_commit(partial(par.schedule, event.pk))
         return Started(event, place.round, finished=True, players=people)
 
 

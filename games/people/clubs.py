@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Any
 
 from confusable_homoglyphs import confusables
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Greatest, Least
 from django.utils.translation import gettext as _
 
 from ..catalog import get_game
@@ -33,6 +36,13 @@ from . import friends
 from .text import skeleton
 
 Status, Role = Membership.Status, Membership.Role
+
+#: Members a page of the club lists.
+MEMBERS_PER_PAGE = 50
+#: Requests, invitations, bans and tables the club's page lists (each).
+LISTED = 50
+#: Lines of each standings table.
+STANDINGS_LINES = 20
 
 
 class ClubError(ValueError):
@@ -282,13 +292,13 @@ def announce(club: Club, admin: AbstractBaseUser, text: str) -> Announcement:
 
 
 def club_tables(club: Club) -> list[Table]:
-    """The club's tables waiting for players or playing, newest first."""
+    """The club's latest :data:`LISTED` tables waiting for players or playing, newest first."""
     return list(
         club.tables.filter(
             status__in=[Table.Status.OPEN, Table.Status.PLAYING], event_table__isnull=True
         )
         .prefetch_related("seats__user")
-        .order_by("-updated_at")
+        .order_by("-updated_at")[:LISTED]
     )
 
 
@@ -312,68 +322,62 @@ class GameStandings:
     pairs: list[Line] = field(default_factory=list)
 
 
+#: What a line counts, added up by the database.
+COUNTS = {
+    "played": Count("pk"),
+    "won": Count("pk", filter=Q(outcome=Outcome.WIN)),
+    "lost": Count("pk", filter=Q(outcome=Outcome.LOSS)),
+    "drawn": Count("pk", filter=~Q(outcome__in=[Outcome.WIN, Outcome.LOSS])),
+}
+
+
 def standings(club: Club) -> list[GameStandings]:
     """Each game's standings among the club's members: the finished matches played at the
-    club's tables, by player, and in Belote by partnership; most won first."""
-    members = set(
-        club.memberships.filter(status=Status.ACTIVE).values_list("user__username", flat=True)
-    )
-    players = (
-        MatchPlayer.objects.filter(
-            match__table__club=club,
-            match__table__event_table__isnull=True,  # events have standings of their own
-            match__status=Match.Status.FINISHED,
-            user__isnull=False,
-        )
-        .exclude(outcome="")
-        .select_related("match", "user")
-    )
-    by_game: dict[str, dict[str, Line]] = {}
-    seats_of: dict[int, list[MatchPlayer]] = {}
-    for player in players:
-        name = player.user.get_username()
-        if name not in members:
-            continue
-        line = by_game.setdefault(player.match.game, {}).setdefault(name, Line(name))
-        _count(line, player.outcome)
-        seats_of.setdefault(player.match_id, []).append(player)
-    pairs: dict[str, Line] = {}
-    for seated in seats_of.values():
-        if seated[0].match.game != "belote":
-            continue
-        for side in (0, 1):
-            two = sorted(p.user.get_username() for p in seated if p.seat % 2 == side)
-            if len(two) == 2:
-                key = " & ".join(two)
-                _count(pairs.setdefault(key, Line(key)), seated_outcome(seated, side))
+    club's tables, by player, and in Belote by partnership; most won first, the first
+    :data:`STANDINGS_LINES` of each. Added up by the database: a fixed number of queries,
+    each returning at most that many lines, however many matches the club has played."""
+    members = Membership.objects.filter(club=club, status=Status.ACTIVE).values("user_id")
+    seats = MatchPlayer.objects.filter(
+        match__table__club=club,
+        match__table__event_table__isnull=True,  # events have standings of their own
+        match__status=Match.Status.FINISHED,
+        user__in=members,
+    ).exclude(outcome="")
     result = []
-    for game, lines in sorted(by_game.items()):
-        ranked = sorted(lines.values(), key=lambda line: (-line.won, line.lost, line.name))
+    for game in sorted(set(seats.values_list("match__game", flat=True).distinct())):
+        players = (
+            seats.filter(match__game=game)
+            .values("user__username")
+            .annotate(**COUNTS)
+            .order_by("-won", "lost", "user__username")[:STANDINGS_LINES]
+        )
+        pairs: list[Line] = []
+        if game == "belote":
+            partner = MatchPlayer.objects.filter(
+                match=OuterRef("match"), seat=OuterRef("seat") + 2, user__in=members
+            ).values("user__username")[:1]
+            pairs = [
+                Line(f"{row['first']} & {row['second']}", *(row[k] for k in COUNTS))
+                for row in seats.filter(match__game=game, seat__lt=2)
+                .annotate(partner=Subquery(partner))
+                .exclude(partner=None)
+                .annotate(
+                    first=Least("user__username", "partner"),
+                    second=Greatest("user__username", "partner"),
+                )
+                .values("first", "second")
+                .annotate(**COUNTS)
+                .order_by("-won", "lost", "first", "second")[:STANDINGS_LINES]
+            ]
         result.append(
             GameStandings(
                 game,
                 str(get_game(game).label),
-                ranked,
-                sorted(pairs.values(), key=lambda line: (-line.won, line.lost, line.name))
-                if game == "belote"
-                else [],
+                [Line(row["user__username"], *(row[k] for k in COUNTS)) for row in players],
+                pairs,
             )
         )
     return result
-
-
-def seated_outcome(seated: list[MatchPlayer], side: int) -> str:
-    return next(p.outcome for p in seated if p.seat % 2 == side)
-
-
-def _count(line: Line, outcome: str) -> None:
-    line.played += 1
-    if outcome == Outcome.WIN:
-        line.won += 1
-    elif outcome == Outcome.LOSS:
-        line.lost += 1
-    else:
-        line.drawn += 1
 
 
 def may_sit(table: Table, user: AbstractBaseUser) -> bool:
@@ -387,28 +391,33 @@ def may_see(table: Table, user: AbstractBaseUser) -> bool:
     return table.club_id is None or is_member(table.club, user)
 
 
-def members_page(club: Club, viewer: AbstractBaseUser) -> dict[str, object]:
-    """What the club's page lists of its people: active members (with presence where they
-    show it to the viewer), for admins the requests, invitations and bans, and for its owner
-    the admins they may hand it over to."""
-    rows = list(club.memberships.select_related("user").order_by("user__username"))
-    active = [m for m in rows if m.status == Status.ACTIVE]
-    shown = {
-        m.user_id
-        for m in active
-        if friends.allows(friends.choices_of(m.user).online_to, m.user, viewer)
-        or m.user_id == getattr(viewer, "pk", None)
-    }
+def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> dict[str, object]:
+    """What the club's page lists of its people: a page of its active members (by name, with
+    presence where they show it to the viewer), and for admins the oldest :data:`LISTED`
+    requests, invitations and bans of each kind, and for its owner the admins they may hand it
+    over to. A fixed number of queries, whatever the club's size."""
+    rows = Membership.objects.filter(club=club).select_related("user")
+    page = Paginator(
+        rows.filter(status=Status.ACTIVE).order_by("user__username"), MEMBERS_PER_PAGE
+    ).get_page(page_number)
+    active = list(page)
+    shown = friends.shows_online_to([m.user for m in active], viewer)
     up = friends.online(list(shown))
+    waiting = {
+        status: list(rows.filter(status=status).order_by("created_at")[:LISTED])
+        for status in (Status.REQUESTED, Status.INVITED, Status.BANNED)
+    }
     return {
+        "members_page": page,
         "members": [(m, (m.user_id in up) if m.user_id in shown else None) for m in active],
-        "requested": [m for m in rows if m.status == Status.REQUESTED],
-        "invited": [m for m in rows if m.status == Status.INVITED],
-        "banned": [m for m in rows if m.status == Status.BANNED],
+        "requested": waiting[Status.REQUESTED],
+        "invited": waiting[Status.INVITED],
+        "banned": waiting[Status.BANNED],
         "heirs": [
             m.user.get_username()
-            for m in active
-            if m.role == Role.ADMIN and m.user_id != club.created_by_id and m.user.is_active
+            for m in rows.filter(status=Status.ACTIVE, role=Role.ADMIN, user__is_active=True)
+            .exclude(user_id=club.created_by_id)
+            .order_by("user__username")[:LISTED]
         ]
         if getattr(viewer, "pk", None) == club.created_by_id
         else [],
@@ -416,15 +425,23 @@ def members_page(club: Club, viewer: AbstractBaseUser) -> dict[str, object]:
 
 
 def clubs_page(user: AbstractBaseUser) -> dict[str, object]:
-    """The clubs list: the player's clubs and invitations, and the clubs anyone may find."""
-    mine = Membership.objects.filter(user=user, club__hidden=False).select_related("club")
+    """The clubs list: the player's clubs and invitations, and the clubs anyone may find (the
+    first :data:`LISTED` of each, by name)."""
+
+    def mine(status: str) -> list[Club]:
+        return list(
+            visible_clubs()
+            .filter(memberships__user=user, memberships__status=status)
+            .order_by("name")[:LISTED]
+        )
+
     return {
-        "mine": [m.club for m in mine if m.status == Status.ACTIVE],
-        "invitations": [m.club for m in mine if m.status == Status.INVITED],
+        "mine": mine(Status.ACTIVE),
+        "invitations": mine(Status.INVITED),
         "others": list(
             visible_clubs()
             .exclude(Q(memberships__user=user))
             .exclude(access=Club.Access.INVITATION)
-            .order_by("name")[:50]
+            .order_by("name")[:LISTED]
         ),
     }

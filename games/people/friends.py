@@ -7,11 +7,13 @@ Every refusal raises :class:`FriendError` with a message for the player and chan
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
+from django.core.paginator import Page, Paginator
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -22,6 +24,11 @@ from ..tables import limits
 
 User = get_user_model()
 Audience = Profile.Audience
+
+#: Friends a page lists.
+FRIENDS_PER_PAGE = 50
+#: Requests (each way) and blocked players a page lists.
+LISTED = 50
 
 
 class FriendError(ValueError):
@@ -164,8 +171,46 @@ def unblock(user: AbstractBaseUser, username: str) -> None:
 
 
 def blocked_by(user: AbstractBaseUser) -> list[AbstractBaseUser]:
-    """The players ``user`` blocks."""
-    return [b.blocked for b in Block.objects.filter(blocker=user).select_related("blocked")]
+    """The players ``user`` blocked most recently (:data:`LISTED`)."""
+    blocks = Block.objects.filter(blocker=user).select_related("blocked").order_by("-created")
+    return [b.blocked for b in blocks[:LISTED]]
+
+
+def requests_for(user: AbstractBaseUser) -> list[FriendshipRequest]:
+    """The friend requests waiting for ``user``'s answer, oldest first (:data:`LISTED`)."""
+    waiting = FriendshipRequest.objects.filter(to_user=user, rejected__isnull=True)
+    return list(waiting.select_related("from_user").order_by("created")[:LISTED])
+
+
+def requests_from(user: AbstractBaseUser) -> list[FriendshipRequest]:
+    """``user``'s friend requests waiting for an answer, newest first (:data:`LISTED`)."""
+    waiting = FriendshipRequest.objects.filter(from_user=user, rejected__isnull=True)
+    return list(waiting.select_related("to_user").order_by("-created")[:LISTED])
+
+
+def shows_online_to(owners: list[AbstractBaseUser], viewer: AbstractBaseUser) -> set[int]:
+    """Those of ``owners`` (by id) whose choice lets ``viewer`` see when they are online (as
+    :func:`allows` says, and the viewer themself); three queries for them all."""
+    ids = [owner.pk for owner in owners]
+    audience = dict(Profile.objects.filter(user_id__in=ids).values_list("user_id", "online_to"))
+    viewer_id = getattr(viewer, "pk", None)
+    friends = set(
+        Friend.objects.filter(from_user_id__in=ids, to_user_id=viewer_id).values_list(
+            "from_user_id", flat=True
+        )
+    )
+    blocked = set()
+    for blocker, blocked_id in Block.objects.filter(
+        Q(blocker_id__in=ids, blocked_id=viewer_id) | Q(blocker_id=viewer_id, blocked_id__in=ids)
+    ).values_list("blocker_id", "blocked_id"):
+        blocked.add(blocked_id if blocker == viewer_id else blocker)
+    reaches = {Audience.EVERYONE: set(ids) - blocked, Audience.FRIENDS: friends}
+    default = Profile._meta.get_field("online_to").default
+    return {
+        owner_id
+        for owner_id in ids
+        if owner_id == viewer_id or owner_id in reaches.get(audience.get(owner_id, default), ())
+    }
 
 
 def online(user_ids: list[int]) -> set[int]:
@@ -189,12 +234,19 @@ class FriendRow:
     tables: list[Table]
 
 
-def friend_rows(viewer: AbstractBaseUser) -> list[FriendRow]:
-    """The viewer's friends, online ones first, each with the tables the viewer may join or
-    watch (public ones, and private ones the viewer sits at, owns or is invited to)."""
-    friends = friends_of(viewer)
+def friend_rows(viewer: AbstractBaseUser, page_number: Any = 1) -> tuple[Page, list[FriendRow]]:
+    """A page of the viewer's friends (:data:`FRIENDS_PER_PAGE`, by name), online ones first,
+    each with the tables the viewer may join or watch (public ones, and private ones the
+    viewer sits at, owns or is invited to). Four queries and a cache read, whatever the page."""
+    page = Paginator(
+        Friend.objects.filter(to_user=viewer)
+        .select_related("from_user")
+        .order_by("from_user__username"),
+        FRIENDS_PER_PAGE,
+    ).get_page(page_number)
+    friends = [friend.from_user for friend in page]
     if not friends:
-        return []
+        return page, []
     choices = {p.user_id: p for p in Profile.objects.filter(user__in=friends)}
     shown = [
         f for f in friends if (choices.get(f.pk) or Profile(user=f)).online_to != Audience.NOBODY
@@ -215,4 +267,4 @@ def friend_rows(viewer: AbstractBaseUser) -> list[FriendRow]:
             tables.append(presence.table)
     rows = [FriendRow(f, (f.pk in up) if f in shown else None, at.get(f.pk, [])) for f in friends]
     rows.sort(key=lambda row: (not row.online, row.user.username.lower()))
-    return rows
+    return page, rows

@@ -25,7 +25,7 @@ from ..models import Match, MatchPlayer, Outcome, Rating, RatingChange
 from ..presenters.words import seats_label
 from ..tables.computers import computer_name
 from . import reviews
-from .replay import logged_moves, state_after
+from .replay import logged_moves, step_state
 
 #: Matches a profile lists per page.
 MATCHES_PER_PAGE = 20
@@ -359,7 +359,7 @@ def match_log(match: Match) -> dict[str, Any]:
         raise ValueError("only an ended match with a commitment has a log")
     spec = get_game(match.game)
     moves = logged_moves(match)
-    state = state_after(match, moves)
+    state = spec.engine.loads(match.state)  # where the log leads (``verify`` replays it)
     return {
         "format": verify.FORMAT,
         "version": verify.VERSION,
@@ -401,28 +401,29 @@ def replay_seats(players: list[MatchPlayer]) -> list[dict[str, Any]]:
 
 
 def replay_step(match: Match, step: Any) -> dict[str, Any]:
-    """The match after ``step`` moves of its log, rebuilt from the seed through the engine.
+    """The match after ``step`` moves of its log, rebuilt through the engine from its seed or
+    from a state a replay kept (``replay.step_state``).
 
-    Every hand is shown (the match is over). Two queries: players, moves. ``step`` is clamped
-    to ``0 .. number of moves``; anything not a number means the last step.
+    Every hand is shown (the match is over). Two queries: players, the moves from the state
+    it starts at. ``step`` is clamped to ``0 .. number of moves``; anything not a number means
+    the last step.
     """
     spec = get_game(match.game)
     players = list(match.players.select_related("user").order_by("seat"))
-    moves = logged_moves(match)
-    total = len(moves)
+    total = match.version  # each move is a version
     try:
         step = min(max(int(step), 0), total)
     except (TypeError, ValueError):
         step = total
-    state = state_after(match, moves[:step])
+    state, last = step_state(match, step)
     seats = replay_seats(players)
     names = {seat["index"]: seat["name"] for seat in seats}
     engine = spec.engine
     view = engine.view(state, None)
     presenter = spec.presenter
     last_move = None
-    if step:
-        seat, action = moves[step - 1]
+    if last is not None:
+        seat, action = last
         last_move = {"name": names.get(seat, ""), "text": presenter.describe(action)}
     context = presenter.board_context(view, seats, None)
     context.update(

@@ -6,9 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Count, F, OuterRef, Q, Subquery, Window
+from django.db.models.functions import Mod, RowNumber
 
 from ..catalog import get_game
 from ..models import MatchPlayer, Outcome
+
+#: The matches together listed per player, newest first.
+LATEST = 3
 
 
 @dataclass
@@ -19,36 +24,50 @@ class Together:
     along: dict[str, list[int]] = field(default_factory=dict)
     #: game -> [won, lost] by the viewer against them.
     against: dict[str, list[int]] = field(default_factory=dict)
-    #: The games they played together, newest first (match ids).
+    #: The latest games they played together, newest first (match ids).
     matches: list[int] = field(default_factory=list)
 
 
 def records_with(viewer: AbstractBaseUser, others: list[AbstractBaseUser]) -> dict[int, Together]:
     """``viewer``'s record with each of ``others`` (by user id; absent: no match together).
-    Sides alternate by seat in both games."""
+    Sides alternate by seat in both games.
+
+    Two queries, added up by the database: however many matches either played, what comes
+    back is a line per player, game and side, and each player's :data:`LATEST` matches."""
     if not others:
         return {}
-    mine = {
-        p.match_id: p
-        for p in MatchPlayer.objects.filter(user=viewer)
+    mine = (
+        MatchPlayer.objects.filter(user=viewer)
         .exclude(outcome="")
         .exclude(match__table__event_table__revealed=False)  # a round still being played
-    }
-    theirs = (
-        MatchPlayer.objects.filter(match_id__in=mine, user__in=others)
-        .select_related("match")
-        .order_by("-match_id")
+    )
+    seat = MatchPlayer.objects.filter(user=viewer, match=OuterRef("match"))
+    theirs = MatchPlayer.objects.filter(user__in=others, match__in=mine.values("match")).annotate(
+        my_outcome=Subquery(seat.values("outcome")[:1]),
+        # Sides alternate by seat: the same parity is the same side.
+        against=Mod(Subquery(seat.values("seat")[:1]) + F("seat"), 2),
     )
     records: dict[int, Together] = {}
-    for player in theirs:
-        me = mine[player.match_id]
-        record = records.setdefault(player.user_id, Together())
-        game = str(get_game(player.match.game).label)
-        side = record.along if (me.seat - player.seat) % 2 == 0 else record.against
-        counts = side.setdefault(game, [0, 0])
-        if me.outcome == Outcome.WIN:
-            counts[0] += 1
-        elif me.outcome == Outcome.LOSS:
-            counts[1] += 1
-        record.matches.append(player.match_id)
+    lines = (
+        theirs.values("user_id", "match__game", "against")
+        .annotate(
+            won=Count("pk", filter=Q(my_outcome=Outcome.WIN)),
+            lost=Count("pk", filter=Q(my_outcome=Outcome.LOSS)),
+        )
+        .order_by("user_id", "match__game", "against")
+    )
+    for line in lines:
+        record = records.setdefault(line["user_id"], Together())
+        side = record.against if line["against"] else record.along
+        side[str(get_game(line["match__game"]).label)] = [line["won"], line["lost"]]
+    latest = (
+        theirs.annotate(
+            newest=Window(RowNumber(), partition_by=[F("user_id")], order_by=F("match_id").desc())
+        )
+        .filter(newest__lte=LATEST)
+        .order_by("user_id", "-match_id")
+        .values_list("user_id", "match_id")
+    )
+    for user_id, match_id in latest:
+        records[user_id].matches.append(match_id)
     return records

@@ -21,6 +21,9 @@ from ..people import addresses, clubs, friends
 from . import limits, seating
 from .rows import TableError, lock_table
 
+#: Invitations waiting for an answer that the Invitations page lists.
+LISTED = 50
+
 
 def invite(
     table_id: int, inviter: AbstractBaseUser, username: str, seat: int | None = None
@@ -152,11 +155,13 @@ class Waiting:
 
 
 def waiting_for(user: AbstractBaseUser) -> list[Waiting]:
-    """The invitations ``user`` has not answered, newest first."""
+    """The latest :data:`LISTED` invitations ``user`` has not answered, newest first (two
+    queries)."""
     pending = (
         Invitation.objects.filter(to_user=user, status=Invitation.Status.PENDING)
         .select_related("table", "from_user")
-        .order_by("-created_at")
+        .prefetch_related("table__seats")
+        .order_by("-created_at")[:LISTED]
     )
     return [
         Waiting(inv, unavailable(inv.table, list(inv.table.seats.all()), inv.seat))

@@ -14,6 +14,8 @@ from ..models import Seat, Table
 from .quick import default_options
 
 LOBBY_SIZE = 50
+#: The tables of their own a player sees listed.
+MY_TABLES = 50
 
 
 def lobby_tables() -> list[Table]:
@@ -46,13 +48,14 @@ def lobby_context(user: AbstractBaseUser) -> dict[str, Any]:
 
 
 def my_tables(user: AbstractBaseUser) -> list[Table]:
-    """The tables ``user`` opened or sits at that wait for players or play, newest first."""
+    """The latest :data:`MY_TABLES` tables ``user`` opened or sits at that wait for players or
+    play, newest first."""
     tables = list(
         Table.objects.filter(Q(owner=user) | Q(seats__user=user))
         .filter(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
         .distinct()
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-updated_at")
+        .order_by("-updated_at")[:MY_TABLES]
     )
     return tables
 

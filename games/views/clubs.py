@@ -149,7 +149,7 @@ def club_page(request: HttpRequest, pk: int) -> HttpResponse:
             "event_form": EventForm(),
             "standings": clubs.standings(club),
             "games": [get_game(name) for name in club.games if name in _game_names()],
-            **clubs.members_page(club, request.user),
+            **clubs.members_page(club, request.user, request.GET.get("page")),
         },
     )
 

@@ -11,11 +11,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import live
-from ..events import results, running
+from ..events import par, results, running
 from ..live.moves import event_news
 from ..models import Event
 from ..people import clubs
 from .clubs import EventForm, _club
+
+#: The most club members the registration form lists as partners.
+MAX_PARTNER_CHOICES = 200
 
 
 def _event(pk: int, user) -> Event:
@@ -50,58 +53,104 @@ def new_event(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(event)
 
 
-def _page(request: HttpRequest, event: Event) -> dict:
-    """What the event's page and its live part show."""
+def _advance(event: Event) -> Event:
+    """The event as it stands, once started if its time came or moved on to its next round
+    if the last table of its round finished."""
     _tell(running.start_if_due(event))
     if event.status == Event.Status.RUNNING:
         _tell(running.catch_up(event))
     event.refresh_from_db()
-    deals = results.revealed_deals(event)
-    progress = results.round_progress(event)
+    return event
+
+
+def _page(request: HttpRequest, event: Event, progress: list | None = None) -> dict:
+    """What the event's page and its live part show: the standings from the points kept per
+    table, and once the event is over one round's deals (``?round=``) with the pars kept so
+    far. No review is worked out here: the missing ones are asked for in the background."""
+    if progress is None:
+        progress = results.round_progress(event)
     over = event.status == Event.Status.FINISHED
+    rounds = results.shown_rounds(event)
+    shown = _chosen_round(request, rounds) if over else None
+    deals = results.revealed_deals(event, shown) if shown is not None else []
+    par_pending = over and not par.ready(event)
     if over:
         results.add_par(deals)
+        if par_pending:
+            par.schedule(event.pk)
+    pair = running.pair_of(event, request.user)
+    is_member = clubs.is_member(event.club, request.user)
+    partners = (
+        running.free_members(event, request.user, MAX_PARTNER_CHOICES + 1)
+        if event.status == Event.Status.REGISTRATION and is_member and pair is None
+        else []
+    )
     return {
         "event": event,
         "club": event.club,
         "is_admin": clubs.is_admin(event.club, request.user),
-        "is_member": clubs.is_member(event.club, request.user),
-        "pair": running.pair_of(event, request.user),
+        "is_member": is_member,
+        "pair": pair,
         "pairs": [
             (pair, results.pair_name(pair))
             for pair in event.pairs.select_related("player", "partner").order_by("created_at")
         ],
         "my_table": running.my_table(event, request.user),
         "progress": progress,
-        # What the live part shows, in short: it is sent again only when this changes.
-        "seen": f"{event.current_round}:{sum(row['done'] for row in progress)}:{len(deals)}",
-        "standings": results.standings(event, deals),
-        "rounds_shown": sorted({deal.round for deal in deals}),
-        "deals": deals if over else [],
-        "partners": running.free_members(event, request.user),
+        "seen": results.seen(event, progress) if event.status == Event.Status.RUNNING else "",
+        "standings": results.standings(event) if rounds else [],
+        "rounds_shown": rounds,
+        "deals_round": shown,
+        "deals": deals,
+        "par_pending": par_pending,
+        # Past so many, the partner is typed (with suggestions) rather than chosen from a list.
+        "partners": partners[:MAX_PARTNER_CHOICES],
+        "partner_typed": len(partners) > MAX_PARTNER_CHOICES,
     }
+
+
+def _chosen_round(request: HttpRequest, rounds: list[int]) -> int | None:
+    """The round whose deals the results show: ``?round=``, else the first."""
+    try:
+        asked = int(request.GET.get("round", ""))
+    except ValueError:
+        asked = None
+    return asked if asked in rounds else (rounds[0] if rounds else None)
 
 
 @require_GET
 @login_required
 def event_page(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _event(pk, request.user)
+    event = _advance(_event(pk, request.user))
     return render(request, "games/events/event.html", _page(request, event))
 
 
 @require_GET
 @login_required
 def event_progress(request: HttpRequest, pk: int) -> HttpResponse:
-    """The live part of the event's page (htmx polls it); a change of stage reloads the page."""
-    event = _event(pk, request.user)
-    context = _page(request, event)
-    if request.GET.get("status") != context["event"].status:
-        response = HttpResponse(status=204)
-        response["HX-Refresh"] = "true"
-        return response
-    if request.GET.get("seen") == context["seen"]:
+    """What htmx polls on the event's page: a change of stage reloads the page; a running
+    event's live part comes again when it changed; an over event's page reloads once its pars
+    are all worked out. Nothing is worked out here before the answer "no change"."""
+    event = _advance(_event(pk, request.user))
+    if request.GET.get("status") != event.status:
+        return _reload()
+    if event.status == Event.Status.FINISHED:
+        if par.ready(event):
+            return _reload()
+        par.schedule(event.pk)  # taken up again if the process working them out died
+        return HttpResponse(status=204)
+    if event.status != Event.Status.RUNNING:
+        return HttpResponse(status=204)
+    progress = results.round_progress(event)
+    if request.GET.get("seen") == results.seen(event, progress):
         return HttpResponse(status=204)  # nothing new: the part stays, and the focus in it
-    return render(request, "games/events/progress.html", context)
+    return render(request, "games/events/progress.html", _page(request, event, progress))
+
+
+def _reload() -> HttpResponse:
+    response = HttpResponse(status=204)
+    response["HX-Refresh"] = "true"
+    return response
 
 
 def _done(request: HttpRequest, event: Event, said: str, action, *args) -> HttpResponse:

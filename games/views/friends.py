@@ -65,20 +65,17 @@ class ChoicesForm(forms.ModelForm):
 def friends_page(request: HttpRequest) -> HttpResponse:
     """The player's friends with their presence and tables, requests waiting both ways, the
     players they block, and who may reach them."""
-    rows = friends.friend_rows(request.user)
+    page, rows = friends.friend_rows(request.user, request.GET.get("page"))
     together = records_with(request.user, [row.user for row in rows])
     choices = friends.choices_of(request.user)
     return render(
         request,
         "games/friends.html",
         {
+            "page": page,
             "rows": [(row, together.get(row.user.pk)) for row in rows],
-            "incoming": FriendshipRequest.objects.filter(
-                to_user=request.user, rejected__isnull=True
-            ).select_related("from_user"),
-            "outgoing": FriendshipRequest.objects.filter(
-                from_user=request.user, rejected__isnull=True
-            ).select_related("to_user"),
+            "incoming": friends.requests_for(request.user),
+            "outgoing": friends.requests_from(request.user),
             "blocked": friends.blocked_by(request.user),
             "choices": ChoicesForm(instance=choices),
             "email_confirmed": bool(addresses.confirmed_address(request.user, choices)),
@@ -204,9 +201,7 @@ def notifications(request: HttpRequest) -> HttpResponse:
         "games/notifications.html",
         {
             "waiting": invitations.waiting_for(request.user),
-            "incoming": FriendshipRequest.objects.filter(
-                to_user=request.user, rejected__isnull=True
-            ).select_related("from_user"),
+            "incoming": friends.requests_for(request.user),
         },
     )
 

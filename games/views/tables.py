@@ -172,7 +172,7 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     ):
         context["befriend"] = sender
     if table.status == Table.Status.OPEN and (context["seated"] or context["is_owner"]):
-        context["invite_friends"] = friends.friend_rows(request.user)
+        context["invite_friends"] = friends.friend_rows(request.user)[1]
         context["free_seats"] = [s["index"] for s in context["seats"] if s["is_free"]]
     return render(request, "games/table.html", context)
 
