@@ -23,7 +23,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
 
@@ -61,7 +60,7 @@ def _get(url: str, cookie: str | None) -> tuple[bool, float]:
     return ok, time.perf_counter() - began
 
 
-def _held(pid: int, application_name: str) -> int:
+def held_by(pid: int, application_name: str) -> int:
     """Connections (PostgreSQL) or database descriptors (SQLite) the server holds now."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
@@ -70,7 +69,7 @@ def _held(pid: int, application_name: str) -> int:
                 [application_name],
             )
             return cursor.fetchone()[0]
-    database = str(Path(settings.DATABASES["default"]["NAME"]).resolve())
+    database = str(Path(connection.settings_dict["NAME"]).resolve())
     count = 0
     for fd in Path(f"/proc/{pid}/fd").iterdir():
         try:
@@ -80,29 +79,40 @@ def _held(pid: int, application_name: str) -> int:
     return count
 
 
+class Peak:
+    """The most ``measure()`` returned, sampled in a thread of its own every ``every`` seconds
+    while the ``with`` block runs."""
+
+    def __init__(self, measure: Callable[[], int], every: float = 0.05) -> None:
+        self.measure, self.every, self.most = measure, every, 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch)
+
+    def _watch(self) -> None:
+        try:
+            while not self._done.is_set():
+                self.most = max(self.most, self.measure())
+                self._done.wait(self.every)
+        finally:
+            connection.close()  # this thread's own
+
+    def __enter__(self) -> Peak:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        self._thread.join()
+
+
 def _measure(
     way: str, base: str, jobs: list[tuple[str, str | None]], concurrency: int, held: Any
 ) -> Run:
-    most = 0
-    done = threading.Event()
-
-    def watch() -> None:
-        nonlocal most
-        try:
-            while not done.is_set():
-                most = max(most, held())
-                done.wait(0.05)
-        finally:
-            connection.close()
-
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    began = time.perf_counter()
-    with ThreadPoolExecutor(concurrency) as pool:
-        results = list(pool.map(lambda job: _get(base + job[0], job[1]), jobs))
-    elapsed = time.perf_counter() - began
-    done.set()
-    watcher.join()
+    with Peak(held) as peak:
+        began = time.perf_counter()
+        with ThreadPoolExecutor(concurrency) as pool:
+            results = list(pool.map(lambda job: _get(base + job[0], job[1]), jobs))
+        elapsed = time.perf_counter() - began
     times = sorted(seconds * 1000 for ok, seconds in results if ok)
     return Run(
         way=way,
@@ -112,7 +122,7 @@ def _measure(
         median_ms=round(percentile(times, 0.5), 2) if times else 0.0,
         p95_ms=round(percentile(times, 0.95), 2) if times else 0.0,
         per_second=round(len(results) / elapsed, 1),
-        most_held=most,
+        most_held=peak.most,
     )
 
 
@@ -145,7 +155,7 @@ def run(requests: int, say: Callable[[str], None]) -> list[Run]:
             _measure(way, base, jobs[:20], 1, lambda: 0)  # warm: imports, templates
             for concurrency in (1, 20):
                 say(f"{way}: {requests} requests, {concurrency} at a time")
-                held = lambda server=server, name=name: _held(server.pid, name)  # noqa: E731
+                held = lambda server=server, name=name: held_by(server.pid, name)  # noqa: E731
                 runs.append(_measure(way, base, jobs, concurrency, held))
         finally:
             load.stop_server(server)

@@ -276,6 +276,9 @@ def test_only_members_open_a_club_tables_page_or_its_chat(client):
     table = rows.create_table(ana, "belote", OPTIONS, is_private=True, club=club)
     line = ChatMessage.objects.create(table=table, user=ana, text="members only")
     report = reverse("report_message", args=[table.code, line.pk])
+    # Logged out, the invitation says whose table it is before anyone signs up for it.
+    landing = client.get(table.get_absolute_url()).content.decode()
+    assert "only its members can see or join it" in landing and "members only" not in landing
     client.force_login(bob)
     refused = client.get(table.get_absolute_url(), follow=True)
     assert refused.redirect_chain == [(club.get_absolute_url(), 302)]

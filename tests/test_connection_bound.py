@@ -8,17 +8,15 @@ descriptors it has open on the database's files.
 
 from __future__ import annotations
 
-import os
-import threading
 import urllib.error
 import urllib.request
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from django.db import connection
 
+from benchmarks.connections import Peak, held_by
 from games.people import clubs
 
 from .factories import make_players
@@ -79,35 +77,17 @@ def test_a_process_holds_at_most_its_pool_of_postgresql_connections(servers):
     name = f"cardroom-{uuid.uuid4().hex[:12]}"
     server = start_server(servers, name)
 
+    assert server.process is not None
+    pid = server.process.pid
+
     def held() -> int:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", [name]
-            )
-            return cursor.fetchone()[0]
+        return held_by(pid, name)
 
-    most = 0
-    done = threading.Event()
-
-    def watch() -> None:
-        nonlocal most
-        try:
-            while not done.is_set():
-                most = max(most, held())
-                done.wait(0.02)  # a sample every 20 ms while the crowd is served
-        finally:
-            connection.close()  # this thread's own
-
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    try:
+    with Peak(held, every=0.02) as peak:
         statuses = crowd(server, cookies, club_path)
         statuses += crowd(server, cookies, club_path)
-    finally:
-        done.set()
-        watcher.join()
     assert set(statuses) == {200}, statuses
-    assert 0 < most <= POOL_SIZE
+    assert 0 < peak.most <= POOL_SIZE
     assert held() <= POOL_SIZE
 
 
@@ -115,19 +95,11 @@ def test_a_process_holds_at_most_its_pool_of_postgresql_connections(servers):
 def test_a_process_keeps_no_sqlite_connection_open_after_the_requests(servers):
     club_path, cookies = club_and_cookies()
     server = start_server(servers, "cardroom")
-    database = Path(connection.settings_dict["NAME"]).resolve()
     assert server.process is not None
-    descriptors = Path(f"/proc/{server.process.pid}/fd")
+    pid = server.process.pid
 
     def open_on_the_database() -> int:
-        count = 0
-        for fd in descriptors.iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue  # closed while listed
-            count += target.startswith(str(database))
-        return count
+        return held_by(pid, "")
 
     before = open_on_the_database()
     statuses = crowd(server, cookies, club_path)

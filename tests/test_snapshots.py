@@ -30,6 +30,14 @@ def test_a_table_is_read_in_four_queries(started, django_assert_num_queries):
     assert [p.user_active for p in after.players] == [True] * 4
 
 
+def test_a_read_holds_whether_the_table_is_an_events(started, django_assert_num_queries):
+    """The result banner asks it in the event loop, where a query would raise."""
+    table, _ = started
+    read = snapshots.load_snapshot(table.pk)
+    with django_assert_num_queries(0):
+        assert getattr(read.table, "event_table", None) is None
+
+
 def test_a_move_costs_four_queries(started):
     table, users = started
     read = snapshots.load_snapshot(table.pk)

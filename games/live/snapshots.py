@@ -95,10 +95,18 @@ class TableSnapshot:
 def load_snapshot(table_id: int) -> TableSnapshot:
     """Read what the table's frames need: four queries for a table with a match, whatever
     the number of players. Raises ``Table.DoesNotExist`` for an unknown table."""
+    # The event a table belongs to comes with it: the frames that show it render in the loop.
     match = (
-        Match.objects.filter(table_id=table_id).select_related("table").order_by("-number").first()
+        Match.objects.filter(table_id=table_id)
+        .select_related("table__event_table__event")
+        .order_by("-number")
+        .first()
     )
-    table = match.table if match is not None else Table.objects.get(pk=table_id)
+    table = (
+        match.table
+        if match is not None
+        else Table.objects.select_related("event_table__event").get(pk=table_id)
+    )
     state = players = None
     if match is not None:
         players = list(
