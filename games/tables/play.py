@@ -204,14 +204,12 @@ def _save(
     if pause_until is not None:
         # The next deal, and its first turn's timer, start once the result has been seen.
         fields.update(paused_until=pause_until, ready_seats=[], turn_started_at=pause_until)
-    if "turn_started_at" in fields:
-        # Written whatever this process read: the rules may have been opened meanwhile.
-        fields.update(NEW_TURN_CLOCK)
+    new_turn = "turn_started_at" in fields
     if state.to_act is None:
         fields.update(
             status=Match.Status.FINISHED, result=spec.result(state), finished_at=timezone.now()
         )
-    if not _compare_and_set(match, fields):
+    if not _compare_and_set(match, fields, new_turn):
         raise StaleMove(_("The table moved on since your last view; here it is again."))
     if new_deal:
         hand_over_claimed_seats(table, match, version + 1)  # "Play now" players sit in
@@ -223,28 +221,36 @@ def _save(
     # The row now holds what was just written: mirror it rather than read it back.
     for name, value in fields.items():
         setattr(match, name, value)
+    if new_turn:
+        match.reading_since, match.reading_waited = NEW_TURN_CLOCK.values()
     if match.status == Match.Status.FINISHED:
         ratings.record_finished_match(match)
 
 
-def _compare_and_set(match: Match, fields: dict[str, Any]) -> bool:
-    """Write ``fields`` to the match's row if it is still at ``match.version`` and running."""
+def _compare_and_set(match: Match, fields: dict[str, Any], new_turn: bool = False) -> bool:
+    """Write ``fields`` to the match's row if it is still at ``match.version`` and running;
+    ``new_turn``: also start the turn's reading clock afresh (:data:`NEW_TURN_CLOCK`), whatever
+    this process read, since the rules may have been opened meanwhile."""
     # Written out: through ``QuerySet.update`` it is a sixth of a move (``manage.py bench moves``).
     db = transaction.get_connection()
     columns = [Match._meta.get_field(name) for name in fields]
     values = [f.get_db_prep_save(v, db) for f, v in zip(columns, fields.values(), strict=True)]
     with db.cursor() as cursor:
         cursor.execute(
-            _update_sql(db.vendor, tuple(f.column for f in columns)),
+            _update_sql(db.vendor, tuple(f.column for f in columns), new_turn),
             [*values, match.pk, match.version, Match.Status.RUNNING],
         )
         return cursor.rowcount == 1
 
 
 @functools.cache
-def _update_sql(vendor: str, columns: tuple[str, ...]) -> str:
+def _update_sql(vendor: str, columns: tuple[str, ...], new_turn: bool) -> str:
     quote = connection.ops.quote_name
     assignments = ", ".join(f"{quote(column)} = %s" for column in columns)
+    if new_turn:  # NEW_TURN_CLOCK as constants: no value to convert on every move
+        zero = "INTERVAL '0'" if vendor == "postgresql" else "0"
+        since, waited = (Match._meta.get_field(name).column for name in NEW_TURN_CLOCK)
+        assignments += f", {quote(since)} = NULL, {quote(waited)} = {zero}"
     key, version, status = (
         Match._meta.get_field(name).column for name in ("id", "version", "status")
     )
