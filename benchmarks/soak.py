@@ -58,6 +58,9 @@ SERVERS = 2
 PAGE_VIEWS = 50.0
 #: The first and the last window, compared; each is shown in this many rows.
 WINDOW_SECONDS = 300.0
+#: Seconds over which the tables start and the page views grow to their rate, before the soak's
+#: clock starts: a crowd arrives over a minute, not in the same second.
+RAMP_SECONDS = 60.0
 ROWS_PER_WINDOW = 5
 #: Samples of memory and connections per row (every 10 s with the default window).
 SAMPLES_PER_ROW = 6
@@ -99,6 +102,7 @@ class Plan:
     page_views: float = PAGE_VIEWS
     pace: float = 2.0
     window_seconds: float = WINDOW_SECONDS
+    ramp_seconds: float = RAMP_SECONDS
     bot_level: str = "hard"
     seed: int = 1
 
@@ -216,15 +220,29 @@ class SoakTable(Rematches):
 
     async def run(self, start: float, end: float, pace: float) -> None:
         loop = asyncio.get_running_loop()
-        while True:
+        while loop.time() < end:
             await super().run(start, end, pace)
-            if not self.over or loop.time() >= end:
-                return
-            self.over = False
-            if not await self.next_match(self.version):
-                self.totals.error("no next match")
-                return
+            if loop.time() >= end or any(c.socket.close_code is not None for c in self.clients):
+                return  # over, or a socket dropped (its reader counted it)
+            if self.over:
+                self.over = False
+                if not await self.next_match(self.version):
+                    self.totals.error("no next match")
+                    return
+            else:
+                # A move timed out (counted) with the pages apart: play on once they agree.
+                await self.agreed(end)
             start = loop.time() + pace
+
+    async def agreed(self, end: float) -> None:
+        """Wait until all four pages show one version (or until ``end``)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout_at(end):
+                while len({client.version for client in self.clients}) != 1:
+                    self.settled.clear()
+                    await self.settled.wait()
+        self.version = self.clients[0].version
+        self.settled.set()
 
     async def next_match(self, ended: int) -> bool:
         """Wait (:data:`load.MOVE_TIMEOUT` at most) until all four pages show the match that
@@ -359,14 +377,22 @@ class Visitors:
         self.timed_failures: list[float] = []
         self.waiting: set[asyncio.Future] = set()
 
-    async def run(self, start: float, end: float) -> None:
+    async def run(self, start: float, end: float, ramp: float = 0.0) -> None:
         """Send a view every 1/rate seconds from ``start`` until ``end`` (loop-clock times),
-        then wait for the last answers (bounded)."""
+        the rate growing from nothing over the first ``ramp`` seconds, then wait for the last
+        answers (bounded)."""
         loop = asyncio.get_running_loop()
         pool = ThreadPoolExecutor(PAGE_THREADS, thread_name_prefix="page-view")
+        ramp = min(ramp, end - start)
         try:
-            for number in range(math.ceil((end - start) * self.rate)):
-                await asyncio.sleep(max(0.0, start + number / self.rate - loop.time()))
+            # Views sent by t seconds in: rate * t^2 / (2 ramp) while ramping, then rate a second.
+            ramped = self.rate * ramp / 2
+            for number in range(math.ceil(ramped + (end - start - ramp) * self.rate)):
+                if number < ramped:
+                    due = math.sqrt(2 * ramp * number / self.rate)
+                else:
+                    due = ramp + (number - ramped) / self.rate
+                await asyncio.sleep(max(0.0, start + due - loop.time()))
                 self.sent += 1
                 path, url = self.urls[number % len(self.urls)]
                 if len(self.waiting) >= PAGE_BACKLOG:
@@ -701,12 +727,25 @@ async def hold(
         warm = [table for table in live if isinstance(table, load.BotTable)]
         await load.warm_up(warm, plan.pace, min(load.BOT_WARM_UP, plan.window_seconds))
         await load.collect_garbage(sockets)
-        start = clock.start = loop.time() + 0.05
+        arrive = loop.time() + 0.05
+        start = clock.start = arrive + plan.ramp_seconds
         end = start + plan.seconds
-        say(f"holding the load for {plan.seconds:g} s")
+        say(
+            f"starting the tables and page views over {plan.ramp_seconds:g} s, "
+            f"then holding the load for {plan.seconds:g} s"
+        )
+        order = list(live)
+        rng.shuffle(order)
         await asyncio.gather(
-            *(table.run(start + rng.random() * plan.pace, end, plan.pace) for table in live),
-            observed.visitors.run(start, end),
+            *(
+                table.run(
+                    arrive + plan.ramp_seconds * number / len(order) + rng.random() * plan.pace,
+                    end,
+                    plan.pace,
+                )
+                for number, table in enumerate(order)
+            ),
+            observed.visitors.run(arrive, end, plan.ramp_seconds),
             Sampler(processes, clock, postgres).run(start, end, plan.sample_seconds),
             tell(observed, plan, start, end, say),
         )

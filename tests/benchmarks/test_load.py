@@ -236,6 +236,7 @@ class _Room:
 class _Player:
     def __init__(self, room: _Room, index: int) -> None:
         self.room, self.index = room, index
+        self.close_code: int | None = None
 
     async def send(self, text: str) -> None:
         message = json.loads(text)
@@ -247,6 +248,7 @@ class _Player:
             self.room.moves.append(message)
             self.room.show(1, mover=2)
         else:
+            self.close_code = 1011
             raise ConnectionClosedError(Close(1011, "internal error"), None)
 
 
@@ -327,6 +329,7 @@ def test_a_short_soak_counts_every_page_view_and_each_process_s_connections():
         page_views=10,
         pace=0.2,
         window_seconds=2,
+        ramp_seconds=2,
         bot_level="normal",
     )
     report = soak.run(plan, database_url=the_test_database_url(), say=lambda text: None)
@@ -338,11 +341,12 @@ def test_a_short_soak_counts_every_page_view_and_each_process_s_connections():
         "RSS growth",
     ]
     assert len(report.rows) == 15 and sum(row.moves for row in report.rows) > 0
-    assert report.page_views_sent == 60
+    # Half the rate over the 2 s ramp, then the full rate over the 6 s held.
+    assert report.page_views_sent == 10 + 60
     failed = sum(n for kind, n in report.errors.items() if kind.startswith("page views"))
-    assert sum(report.statuses.values()) + failed == 60
+    assert sum(report.statuses.values()) + failed == 70
     assert set(report.statuses) == {200}  # every page of the mix is open to visitors
-    assert sum(page["views"] for page in report.pages.values()) == 60
+    assert sum(page["views"] for page in report.pages.values()) == 70
     assert [p.name for p in report.processes][:servers] == [
         f"server-{n + 1}" for n in range(servers)
     ]

@@ -88,6 +88,13 @@ class Command(BaseCommand):
             default=soak.WINDOW_SECONDS,
             help="with --soak: the first and the last window, compared (rows of a fifth)",
         )
+        parser.add_argument(
+            "--ramp-seconds",
+            type=float,
+            default=soak.RAMP_SECONDS,
+            help="with --soak: seconds over which the tables start and the page views grow, "
+            "before the soak's clock starts",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", help="also write the results to this JSON file")
 
@@ -146,6 +153,7 @@ class Command(BaseCommand):
             page_views=options["page_views"],
             pace=options["pace"],
             window_seconds=options["window_seconds"],
+            ramp_seconds=options["ramp_seconds"],
             bot_level=options["bot_level"],
             seed=options["seed"],
         )
@@ -157,6 +165,8 @@ class Command(BaseCommand):
             raise CommandError("--soak needs a table, and --servers between 1 and 16")
         if not 0 < plan.minutes <= 240 or not 0 < plan.window_seconds <= plan.seconds / 2:
             raise CommandError("--minutes must be in (0, 240], --window-seconds at most half")
+        if not 0 <= plan.ramp_seconds <= 600:
+            raise CommandError("--ramp-seconds must be in [0, 600]")
         if not 0 <= plan.page_views <= 1000 or not 0.05 <= plan.pace <= 60:
             raise CommandError("--page-views must be in [0, 1000] and --pace in [0.05, 60]")
         database, layer = load.describe_setup()
