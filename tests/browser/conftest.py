@@ -69,6 +69,11 @@ def live_server_url(transactional_db) -> Iterator[str]:
     database (pytest-django switched them before this fixture runs).
     """
     connections.close_all()  # the server process must not share our open connections
+    for alias in connections:
+        # Nor a pool's (PostgreSQL): closed connections go back to it, still open.
+        close_pool = getattr(connections[alias], "close_pool", None)
+        if close_pool is not None:
+            close_pool()
     server = DaphneProcess(
         "127.0.0.1",
         partial(make_application, static_wrapper=None),  # whitenoise serves static files
