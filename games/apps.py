@@ -11,10 +11,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from . import catalog
         from .catalog import belote, grabush
-        from .live import sign_out
+        from .live import database, sign_out
         from .people import signals
 
         catalog.register(belote.GAME)
         catalog.register(grabush.GAME)
         signals.connect()
         sign_out.connect()
+        database.connect()

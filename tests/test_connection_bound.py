@@ -8,18 +8,24 @@ descriptors it has open on the database's files.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
+import time
 import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from channels.db import database_sync_to_async
 from django.db import connection
 
+from games.live import database
 from games.people import clubs
 
 from .factories import make_players
@@ -129,3 +135,21 @@ def test_a_process_keeps_no_sqlite_connection_open_after_the_requests(servers):
     assert set(statuses) == {200}, statuses
     # Every request has been answered: none of their connections is still open.
     assert open_on_the_database() <= before
+
+
+def test_a_connection_opened_on_the_sockets_thread_is_kept_and_no_other():
+    """Every socket's database work runs on one thread, which keeps its connection; a
+    request's thread gives its own back when the request ends."""
+
+    def opened() -> float | None:
+        wrapper = SimpleNamespace(close_at=time.monotonic())  # as ``connect`` leaves it
+        database.keep_on_live_thread(sender=None, connection=wrapper)
+        return wrapper.close_at
+
+    async def in_a_request() -> float | None:
+        async with ThreadSensitiveContext():  # as Django's ASGI handler serves each request
+            return await sync_to_async(opened)()
+
+    assert asyncio.run(database_sync_to_async(opened)()) is None
+    assert asyncio.run(in_a_request()) is not None
+    assert opened() is not None
