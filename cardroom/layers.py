@@ -132,11 +132,21 @@ class WaitingConnectionPool(ConnectionPool):
 
 
 class RedisChannelLayer(ChannelsRedisChannelLayer):
-    """channels-redis's layer whose connection pools wait for a free connection when all are busy.
+    """channels-redis's layer whose connection pools wait for a free connection when all are busy,
+    and whose processes each queue up to :attr:`process_capacity` messages.
 
     Each entry of ``hosts`` is a dict with an ``address`` (a ``redis://`` URL) and optionally
     ``max_connections`` and ``timeout`` (seconds to wait for a free connection, default 20).
     """
+
+    #: Messages waiting for one process's sockets, at most. channels-redis keeps them all in one
+    #: Redis key per process and silently drops a group message past the channel capacity (100
+    #: by default): a server busy for half a second under a crowd lost its players' frames.
+    process_capacity = 5000
+
+    def __init__(self, *args: Any, channel_capacity: dict | None = None, **kwargs: Any) -> None:
+        capacities = {"specific.*": self.process_capacity, **(channel_capacity or {})}
+        super().__init__(*args, channel_capacity=capacities, **kwargs)
 
     def create_pool(self, index: int) -> WaitingConnectionPool:
         host = dict(self.hosts[index])

@@ -1,8 +1,10 @@
-"""The channel layers: the in-memory layer's bounded sweep, the Redis layer's pool in a burst."""
+"""The channel layers: the in-memory layer's bounded sweep, the Redis layer's pool in a burst and
+its queue for a busy process."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 
@@ -135,3 +137,43 @@ def test_a_receive_on_an_idle_channel_outlasts_its_blocking_wait():
             await layer.close_pools()
 
     asyncio.run(wait_on_an_idle_channel())
+
+
+async def _table_changes_while_busy(layer: ChannelsRedisChannelLayer, changes: int) -> int:
+    """Send ``changes`` table changes to a group of one process's sockets that reads none of
+    them meanwhile (a busy server), then count what one socket receives."""
+    try:
+        sockets = [await layer.new_channel() for _ in range(4)]
+        for name in sockets:
+            await layer.group_add("table.1", name)
+        for version in range(changes):
+            await layer.group_send("table.1", {"type": "table.changed", "version": version})
+        received = 0
+        with contextlib.suppress(TimeoutError):
+            while received < changes:
+                async with asyncio.timeout(2):
+                    assert (await layer.receive(sockets[0]))["version"] == received
+                received += 1
+        return received
+    finally:
+        await layer.flush()
+        await layer.close_pools()
+
+
+def _plain_layer(cls: type[ChannelsRedisChannelLayer]) -> ChannelsRedisChannelLayer:
+    return cls(hosts=[{"address": REDIS_URL}], prefix=f"test-busy-{secrets.token_hex(4)}")
+
+
+@needs_redis
+@pytest.mark.services
+def test_a_busy_process_still_receives_every_change_of_its_tables():
+    layer = _plain_layer(layers.RedisChannelLayer)
+    assert asyncio.run(_table_changes_while_busy(layer, 300)) == 300
+
+
+@needs_redis
+@pytest.mark.services
+def test_channels_redis_drops_the_changes_past_its_default_capacity():
+    """Why the layer raises it: every socket of a process shares one queue of 100 messages."""
+    layer = _plain_layer(ChannelsRedisChannelLayer)
+    assert asyncio.run(_table_changes_while_busy(layer, 300)) == 100
