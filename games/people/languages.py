@@ -58,7 +58,8 @@ def remember_on_login(sender: Any, request: HttpRequest, user: Any, **kwargs: An
 
 class AccountLanguageMiddleware:
     """Show a logged-in player's pages in their profile's language (kept in the session at log
-    in), and give the browser the matching cookie for its sockets. After ``LocaleMiddleware``."""
+    in), and give the browser the matching cookie for its sockets. After ``LocaleMiddleware``
+    and the session's."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

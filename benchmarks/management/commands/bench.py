@@ -1,4 +1,5 @@
-"""``python manage.py bench engines|bots|lobby|review|moves``: the benchmarks (never timed tests).
+"""``python manage.py bench engines|bots|lobby|review|moves|notices|connections|pages``: the
+benchmarks (never timed tests).
 
 - ``engines``: random legal playouts per second for each engine, one core.
 - ``bots``: win rates of whole Belote matches in mirrored pairs (expert against frozen hard,
@@ -13,6 +14,9 @@
   DATABASE_URL/REDIS_URL when set, else on its own SQLite file.
 - ``connections``: a request's time and the connections a server holds, with Django's pool and
   with a connection per request (``benchmarks.connections``); on DATABASE_URL when set.
+- ``pages``: the CPU of an anonymous view of each page the soak's visitors open, through the
+  site's ASGI application and through Django's sync handler (``benchmarks.pages``); on
+  DATABASE_URL when set, else on its own SQLite file.
 - ``moves``: Python instructions, calls and queries per move made over a table's websocket,
   counted twice to the same figure, and CPU time per move (``benchmarks.move_path``); in
   processes of its own, each on a copy of one SQLite file of its own.
@@ -37,6 +41,7 @@ from benchmarks import (
     lobby,
     move_path,
     notices,
+    pages,
     review,
 )
 from benchmarks import engines as engine_bench
@@ -53,7 +58,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "what",
-            choices=["engines", "bots", "lobby", "review", "moves", "notices", "connections"],
+            choices=[
+                "engines",
+                "bots",
+                "lobby",
+                "review",
+                "moves",
+                "notices",
+                "connections",
+                "pages",
+            ],
         )
         parser.add_argument("--deals", type=int, default=200, help="review: deals reviewed")
         parser.add_argument("--seconds", type=float, default=3.0, help="engines: time per run")
@@ -119,6 +133,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--requests", type=int, default=400, help="connections: requests each way"
         )
+        parser.add_argument("--views", type=int, default=300, help="pages: views of each page")
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -130,6 +145,8 @@ class Command(BaseCommand):
             result = self.bench_connections(options)
         elif options["what"] == "moves":
             result = self.bench_moves(options)
+        elif options["what"] == "pages":
+            result = self.bench_pages(options)
         elif options["what"] == "review":
             result = review.run(options["deals"], options["seed"])
             self.stdout.write(review.format_result(result))
@@ -266,6 +283,19 @@ class Command(BaseCommand):
         runs = connections.run(options["requests"], say=lambda text: self.stderr.write(text))
         self.stdout.write(connections.format_runs(runs))
         return connections.as_dicts(runs)
+
+    def bench_pages(self, options: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """Count the CPU of each visitor page's view through the ASGI and the sync handler
+        (None: it ran in a copy of this command, on its own file)."""
+        if not 1 <= options["views"] <= 10_000:
+            raise CommandError("--views must be in [1, 10000]")
+        if "DATABASE_URL" not in os.environ:
+            rerun_on_own_database("bench")
+            return None
+        call_command("migrate", verbosity=0, interactive=False)
+        costs = pages.run(options["views"])
+        self.stdout.write(pages.format_costs(costs))
+        return pages.as_dicts(costs)
 
     def bench_moves(self, options: dict[str, Any]) -> dict[str, Any]:
         """Count the move path (twice) and time it, in processes of its own."""
