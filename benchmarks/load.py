@@ -55,6 +55,8 @@ KNEE_RATE_SHARE = 0.9
 BELOTE_OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
 #: A move whose update hasn't reached all four clients after this long is an error.
 MOVE_TIMEOUT = 10.0
+#: The bot worker's niceness (README: on a machine shared with servers, a bot worker yields).
+BOT_WORKER_NICENESS = 10
 CONNECT_TIMEOUT = 30.0
 #: Connections opened at once while a step connects its clients.
 CONNECT_CONCURRENCY = 40
@@ -178,8 +180,10 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
 
 def start_worker(database_url: str, **env: str) -> subprocess.Popen:
     """Start a bot worker (``manage.py runworker bot-moves``) for the servers started here
-    (``env``: more environment variables)."""
-    command = [sys.executable, "manage.py", "runworker", "bot-moves"]
+    (``env``: more environment variables), at a lower priority as README advises: computers
+    think with what the people's moves leave."""
+    command = ["nice", "-n", str(BOT_WORKER_NICENESS), sys.executable, "manage.py", "runworker"]
+    command.append("bot-moves")
     return subprocess.Popen(command, cwd=settings.BASE_DIR, env=server_env(database_url, **env))
 
 

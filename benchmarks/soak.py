@@ -56,6 +56,9 @@ TABLES = 250
 BOT_TABLES = 50
 SERVERS = 2
 PAGE_VIEWS = 50.0
+#: Seconds between a table's moves: a Belote deal among four people (about 36 moves) takes three
+#: to four minutes.
+PACE = 6.0
 #: The first and the last window, compared; each is shown in this many rows.
 WINDOW_SECONDS = 300.0
 #: Seconds over which the tables start and the page views grow to their rate, before the soak's
@@ -100,7 +103,7 @@ class Plan:
     servers: int = SERVERS
     #: Anonymous page views a second, over all the servers.
     page_views: float = PAGE_VIEWS
-    pace: float = 2.0
+    pace: float = PACE
     window_seconds: float = WINDOW_SECONDS
     ramp_seconds: float = RAMP_SECONDS
     bot_level: str = "hard"

@@ -35,7 +35,11 @@ class Command(BaseCommand):
             f"--soak, the tables of four players (default {soak.TABLES})",
         )
         parser.add_argument("--duration", type=float, default=20.0, help="seconds per step")
-        parser.add_argument("--pace", type=float, default=2.0, help="seconds between moves")
+        parser.add_argument(
+            "--pace",
+            type=float,
+            help=f"seconds between a table's moves (default 2; with --soak {soak.PACE:g})",
+        )
         parser.add_argument(
             "--url",
             help="target a running server (http://127.0.0.1:PORT, daphne serving "
@@ -116,6 +120,8 @@ class Command(BaseCommand):
             raise CommandError("--tables must be between 1 and 2000")
         if not 1 <= options["servers"] <= 16 or (options["servers"] > 1 and options["url"]):
             raise CommandError("--servers must be between 1 and 16, and cannot go with --url")
+        if options["pace"] is None:
+            options["pace"] = 2.0
         if not 0 < options["duration"] <= 600 or not 0.05 <= options["pace"] <= 60:
             raise CommandError("--duration must be in (0, 600] and --pace in [0.05, 60]")
         if options["no_floor"] and options["no_real"]:
@@ -151,7 +157,7 @@ class Command(BaseCommand):
             bot_tables=soak.BOT_TABLES if options["bot_tables"] is None else options["bot_tables"],
             servers=soak.SERVERS if options["servers"] is None else options["servers"],
             page_views=options["page_views"],
-            pace=options["pace"],
+            pace=soak.PACE if options["pace"] is None else options["pace"],
             window_seconds=options["window_seconds"],
             ramp_seconds=options["ramp_seconds"],
             bot_level=options["bot_level"],
