@@ -25,10 +25,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.bots import belote as bots
-from games.bots import belote_expert as expert
 from games.engines import belote as engine
 from games.engines import duplicate
 
+from . import belote_expert as expert
 from . import frozen_belote as frozen
 from . import manners
 from .stats import decision_times, format_pairs, mirrored_outcomes, wilson

@@ -62,7 +62,6 @@ INSTALLED_APPS = [
     "csp",
     "friendship",
     "games",
-    "benchmarks",
 ]
 
 MIDDLEWARE = [

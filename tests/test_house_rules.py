@@ -1,11 +1,17 @@
-"""Rules of the tree: the product never imports the benchmarks (they import the product); only
-the live layer, the views and the admin tell the screens (services never import
-``games.live``); no module of ``games`` imports itself through others; and ``games/`` keeps few
-modules at its top, the rest housed by what they are about."""
+"""Rules of the tree: the product never imports the benchmarks (they import the product) nor
+installs them in production, and holds no module the site never runs; only the live layer, the
+views and the admin tell the screens (services never import ``games.live``); no module of
+``games`` imports itself through others; and ``games/`` keeps few modules at its top, the rest
+housed by what they are about."""
 
 from __future__ import annotations
 
 import ast
+import importlib.util
+import json
+import os
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -215,3 +221,123 @@ def test_no_import_runs_up_a_layer():
         for line in imports_of(package, sorted((ROOT / folder).rglob("*.py")))
     ]
     assert found == []
+
+
+#: How Django and the site reach modules no import names: the apps' conventional modules, and
+#: the command-line checker README names (``python -m games.verify``).
+CONVENTIONAL = ("apps", "admin", "models", "migrations", "management", "templatetags")
+COMMAND_LINE = ("games.verify",)
+
+
+def dotted_strings(path: Path) -> Iterator[str]:
+    """Every string constant of the file ``path`` and, for ``a.b.c``, ``a.b`` too (settings
+    name classes and functions by their dotted paths)."""
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            yield node.value
+            yield node.value.rsplit(".", 1)[0]
+
+
+def unreached(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """The modules in ``paths`` that no entry point of the site reaches: every module of
+    ``cardroom`` (settings, URLs, ASGI; what its settings name by a dotted string counts as
+    imported), the conventional modules of ``games``, and :data:`COMMAND_LINE`."""
+    names = {module_name(path, root): path for path in paths}
+    todo = [
+        name
+        for name in names
+        if name.split(".")[0] == "cardroom"
+        or name == "games"
+        or name in COMMAND_LINE
+        or name.split(".")[1] in CONVENTIONAL
+    ]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        targets = set(imported(names[name], root))
+        if name.split(".")[0] == "cardroom":
+            targets.update(dotted_strings(names[name]))
+        for target in targets:
+            parts = target.split(".")
+            # Importing ``a.b.c`` runs ``a`` and ``a.b`` first.
+            todo += [".".join(parts[:n]) for n in range(1, len(parts) + 1)]
+        todo = [other for other in todo if other in names and other not in seen]
+    return sorted(set(names) - seen)
+
+
+def product() -> list[Path]:
+    return sorted([*(ROOT / "games").rglob("*.py"), *(ROOT / "cardroom").rglob("*.py")])
+
+
+def test_the_product_holds_no_module_the_site_never_runs():
+    """What no table, page or command uses (the Belote expert no table offers, its learnt
+    values) lives with the benchmarks, not in the product."""
+    paths = product()
+    assert ROOT / "games" / "bots" / "belote.py" in paths  # the walk found the tree
+    assert unreached(paths) == []
+
+
+def test_the_rule_sees_a_module_nothing_reaches(tmp_path):
+    sources = {
+        "cardroom/__init__.py": "",
+        "cardroom/settings.py": "MIDDLEWARE = ['games.middle.Layer']\n",
+        "cardroom/urls.py": "from games.views import pages\n",
+        "games/__init__.py": "",
+        "games/apps.py": "",
+        "games/middle.py": "",
+        "games/views/__init__.py": "",
+        "games/views/pages.py": "from ..bots import easy\n",
+        "games/bots/__init__.py": "",
+        "games/bots/easy.py": "",
+        "games/bots/expert.py": "from . import values\n",
+        "games/bots/values.py": "",
+        "games/templatetags/__init__.py": "",
+        "games/templatetags/cards.py": "",
+        "games/verify.py": "",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = unreached(sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert found == ["games.bots.expert", "games.bots.values"]
+
+
+SITE_APPS = """
+import django, json
+from django.apps import apps
+django.setup()
+print(json.dumps([config.name for config in apps.get_app_configs()]))
+"""
+
+
+def installed_apps(settings: str, debug: str) -> list[str]:
+    """The apps the settings module ``settings`` installs, read in a fresh process."""
+    env = dict(os.environ, DJANGO_SETTINGS_MODULE=settings, DEBUG=debug, SECRET_KEY="rules")
+    result = subprocess.run(
+        [sys.executable, "-c", SITE_APPS], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_production_installs_no_benchmarks_and_their_commands_do():
+    production = installed_apps("cardroom.settings", debug="0")
+    assert "games" in production
+    assert "benchmarks" not in production
+    assert "benchmarks" not in installed_apps("cardroom.settings", debug="1")
+    assert "benchmarks" in installed_apps("benchmarks.settings", debug="0")
+
+
+def test_manage_runs_the_benchmarks_commands_with_the_benchmarks_settings():
+    spec = importlib.util.spec_from_file_location("manage", ROOT / "manage.py")
+    assert spec and spec.loader
+    manage = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(manage)
+    assert manage.settings_module(["manage.py", "bench", "moves"]) == "benchmarks.settings"
+    assert manage.settings_module(["manage.py", "loadtest", "--soak"]) == "benchmarks.settings"
+    for command in (["manage.py", "migrate"], ["manage.py", "runworker", "bot-moves"]):
+        assert manage.settings_module(command) == "cardroom.settings"
+    assert manage.settings_module(["manage.py"]) == "cardroom.settings"

@@ -1,8 +1,9 @@
 """A candidate for a Belote level above hard: hard's auction, sampled deals solved exactly in play.
 
 The tables do not offer it: it is level with hard by duplicate deals, against frozen hard and
-against the 2001 program's AI, and over whole matches against that AI (``docs/benchmarks.md``);
-the benchmarks measure it (``expert``), and it comes back to the tables once it beats hard.
+against the 2001 program's AI, and over whole matches against that AI (``docs/benchmarks.md``).
+So it lives with the benchmarks, which measure it (``expert``), and it comes back to the
+product's bots (``games/bots/``) once it beats hard.
 
 It calls as hard does (:func:`games.bots.belote.choose_hard_call`). Its own valued auction,
 :func:`choose_call` (every call tried on sampled deals, each contract valued by a learnt
@@ -35,6 +36,7 @@ import time
 from collections.abc import Sequence
 
 from games.analysis.belote_solver import Position, Solver, TooLong, belot_pairs
+from games.bots import belote as bots
 from games.engines import belote as engine
 from games.engines.belote_cards import (
     CARDS,
@@ -46,7 +48,6 @@ from games.engines.belote_cards import (
     mask,
 )
 
-from . import belote as bots
 from . import belote_values
 
 View = engine.BeloteView

@@ -13,7 +13,7 @@ Real play falls short of perfect play: :func:`in_play` scales an estimate to wha
 player's card play makes of it, with the spread around that (fitted on deals whose contract
 and declarer were drawn at random, then played out).
 
-The weights live in ``belote_values.json``; ``python -m games.bots.belote_values --deals
+The weights live in ``belote_values.json``; ``python -m benchmarks.belote_values --deals
 12000 --played 1500`` deals random hands, solves them exactly and fits the weights again
 (least squares), then plays deals out to fit the scaling.
 """
@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from games.analysis.belote_solver import Position, Solver
+from games.bots import belote as bots
+from games.engines import belote as engine
 from games.engines.belote_cards import AT, NT
 
 WEIGHTS = Path(__file__).with_name("belote_values.json")
@@ -199,9 +201,6 @@ def train(deals: int, workers: int = 2, seed: int = 0) -> dict:
 def _played_out(task: tuple[int, dict[str, list[float]]]) -> tuple[str, float, float]:
     """A deal with a random declarer and contract, played out by the hard player at every
     seat: (family, the estimate, the margin played) for the declaring team."""
-    from games.bots import belote as bots  # the players build on this module's neighbours
-    from games.engines import belote as engine
-
     seed, weights = task
     rng = random.Random(f"belote-values-played:{seed}")
     state = engine.new_game(f"played:{seed}", dealer=seed % 4)

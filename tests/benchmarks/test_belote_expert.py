@@ -9,14 +9,13 @@ from types import SimpleNamespace
 
 import pytest
 
+from benchmarks import belote_expert as expert
+from benchmarks import belote_values
 from games.analysis.belote_solver import Solver
 from games.bots import belote as bots
-from games.bots import belote_expert as expert
-from games.bots import belote_values
 from games.engines import belote
 from games.engines.belote_cards import CARDS, INDEX, POINTS, mask
-
-from .test_belote_bots import me, play, seat0_positions, stack
+from tests.bots.test_belote_bots import me, play, seat0_positions, stack
 
 
 def choose(view: dict, seed: int = 0) -> str:
