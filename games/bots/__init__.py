@@ -9,7 +9,14 @@ names to bots in ``LEVELS``, weakest first; its ``games.catalog`` entry offers t
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping
+from typing import Protocol, TypeVar
 
-Bot = Callable[[dict[str, Any], random.Random, float], str]
+#: The engine's view a bot reads (a game's own view type).
+ViewT = TypeVar("ViewT", bound=Mapping[str, object], contravariant=True)
+
+
+class Bot(Protocol[ViewT]):
+    """``bot(view, rng, budget) -> action``: a computer player of the game whose view it reads."""
+
+    def __call__(self, view: ViewT, rng: random.Random, budget: float, /) -> str: ...

@@ -29,7 +29,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypedDict
 
 from games.engines import belote as engine
 from games.engines.belote_cards import (
@@ -58,6 +58,8 @@ from games.engines.belote_cards import (
     is_trump,
     mask,
 )
+
+from . import Bot
 
 View = engine.BeloteView
 
@@ -1001,7 +1003,7 @@ def choose_hard(
     return CARDS[gentlest(k.ct, cands, totals, n, prefer=fallback)]
 
 
-LEVELS: dict[str, Callable[[View, random.Random, float], str]] = {
+LEVELS: dict[str, Bot[View]] = {
     "easy": choose_easy,
     "normal": choose_normal,
     "hard": choose_hard,
@@ -1012,7 +1014,19 @@ LEVELS: dict[str, Callable[[View, random.Random, float], str]] = {
 # Matches
 
 
-def play_match(levels: Sequence[str], seed: int, budget: float = 0.3, **options: Any) -> dict:
+class MatchRecord(TypedDict):
+    """One match :func:`play_match` played: its winner and scores, and each level's times."""
+
+    winner: int | None
+    scores: list[int]
+    deals: int
+    levels: list[str]
+    times: dict[str, list[float]]  # level -> decision seconds
+
+
+def play_match(
+    levels: Sequence[str], seed: int, budget: float = 0.3, **options: int | str | bool
+) -> MatchRecord:
     """Play a whole match, seat ``i`` played by ``levels[i]``; ``options`` go to ``new_game``.
 
     Returns ``{"winner", "scores", "deals", "levels", "times"}``, ``times`` mapping each level to

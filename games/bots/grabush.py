@@ -27,10 +27,12 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter, deque
-from collections.abc import Callable
-from typing import Any
+from typing import TypedDict
 
 from games.engines import grabush
+from games.engines.grabush import EndReason, GrabushView
+
+from . import Bot
 
 __all__ = ["LEVELS", "choose_easy", "choose_hard", "choose_normal", "play_game"]
 
@@ -137,7 +139,7 @@ def _explore(
 class _Ctx:
     """The planning context of one decision, built from the view."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: GrabushView) -> None:
         self.view = view
         self.seat: int = view["seat"]
         self.n: int = view["players"]
@@ -259,7 +261,7 @@ class _Ctx:
         return f"table:{code}:{slot}"
 
 
-def _rights_action(view: dict[str, Any]) -> str | None:
+def _rights_action(view: GrabushView) -> str | None:
     """Decline a held penalty right: a computer never claims a table-talk penalty (people
     chat to computers as they would at a friendly table)."""
     return next((a for a in view["legal"] if a.startswith("decline:")), None)
@@ -268,7 +270,7 @@ def _rights_action(view: dict[str, Any]) -> str | None:
 # --- easy ----------------------------------------------------------------------------------
 
 
-def choose_easy(view: dict[str, Any], rng: random.Random, budget: float = 0.3) -> str:
+def choose_easy(view: GrabushView, rng: random.Random, budget: float = 0.3) -> str:
     """Random legal play: each centre play and each hand card (to a random slot) alike."""
     legal: list[str] = view["legal"]
     if not legal:
@@ -319,7 +321,7 @@ def _finish_turn(ctx: _Ctx, scored: list[tuple[float, Key]], seen: dict[Key, Mov
 
 
 def _normal_decision(
-    view: dict[str, Any],
+    view: GrabushView,
 ) -> tuple[_Ctx, str | None, list[tuple[float, Key]], dict[Key, Move | None]]:
     """Shared by normal and hard: an immediate answer, or the scored positions to pick from."""
     ctx = _Ctx(view)
@@ -333,7 +335,7 @@ def _normal_decision(
     return ctx, None, scored, seen
 
 
-def choose_normal(view: dict[str, Any], rng: random.Random, budget: float = 0.3) -> str:
+def choose_normal(view: GrabushView, rng: random.Random, budget: float = 0.3) -> str:
     """Rules §6: stock first, a sequence that frees it, block, shed, tidy table piles."""
     legal: list[str] = view["legal"]
     if not legal:
@@ -351,7 +353,7 @@ def choose_normal(view: dict[str, Any], rng: random.Random, budget: float = 0.3)
 # --- hard ----------------------------------------------------------------------------------
 
 
-def _unseen(view: dict[str, Any]) -> list[int]:
+def _unseen(view: GrabushView) -> list[int]:
     """Ranks of the cards this seat cannot see (other hands, face-down stocks, the supply)."""
     pool = Counter(grabush.full_deck(view["players"]))
     pool.subtract(view["hand"])
@@ -369,7 +371,7 @@ def _unseen(view: dict[str, Any]) -> list[int]:
 class _HardCtx(_Ctx):
     """Normal's context seen from the opponents' side too: their table piles and hands."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: GrabushView) -> None:
         super().__init__(view)
         self.opp_seat = (self.seat + 1) % self.n
         self.opp_piles: list[tuple[int, ...]] = [
@@ -458,7 +460,7 @@ def _rescore(
 
 
 def choose_hard(
-    view: dict[str, Any],
+    view: GrabushView,
     rng: random.Random,
     budget: float = 0.3,
     samples: int | None = None,
@@ -492,7 +494,7 @@ def choose_hard(
     return action if action in legal else legal[0]
 
 
-LEVELS: dict[str, Callable[[dict[str, Any], random.Random, float], str]] = {
+LEVELS: dict[str, Bot[GrabushView]] = {
     "easy": choose_easy,
     "normal": choose_normal,
     "hard": choose_hard,
@@ -505,14 +507,26 @@ LEVELS: dict[str, Callable[[dict[str, Any], random.Random, float], str]] = {
 MAX_ACTIONS = 20_000
 
 
+class GameRecord(TypedDict):
+    """One game :func:`play_game` played: how it ended and each level's decision times."""
+
+    result: str  # "win", "draw" or "capped"
+    winner: int | None  # the winning side
+    end_reason: EndReason | None
+    stocks: list[int]  # cards left, side 0 and 1
+    turns: int
+    actions: int
+    times: dict[str, list[float]]  # level -> decision seconds
+
+
 def play_game(
     levels: list[str],
     seed: int,
     budget: float = 0.3,
     players: int = 2,
     max_actions: int = MAX_ACTIONS,
-    **options: Any,
-) -> dict[str, Any]:
+    **options: bool | int,
+) -> GameRecord:
     """Play one game, seat ``i`` at ``levels[i]``; return the result and decision times.
 
     Result keys: ``result`` ("win", "draw" or "capped"), ``winner`` (side or None),

@@ -13,7 +13,7 @@ from ..bots import belote as bots
 from ..engines import belote as engine
 from ..presenters import belote as presenter
 from ..presenters.words import per_language
-from . import Game
+from . import Game, MatchResult, TableOptions
 
 
 class BeloteOptionsForm(forms.Form):
@@ -70,25 +70,27 @@ def _seating_note() -> str:
     return _("Partners sit opposite each other: seats 1 and 3 play against seats 2 and 4.")
 
 
-class Belote(Game):
+class Belote(Game[engine.State, engine.BeloteView]):
     """Belote's score sheet and partnerships."""
 
     #: A newcomer at a quick table is not asked what to announce: everything is.
-    quick_options: ClassVar[dict[str, Any]] = {"ask_to_announce": False}
+    quick_options: ClassVar[TableOptions] = {"ask_to_announce": False}
 
     def seating_note(self, seat_count: int) -> str:
         return _seating_note()
 
-    def engine_options(self, options: dict[str, Any]) -> dict[str, Any]:
+    def engine_options(self, options: TableOptions) -> TableOptions:
         kept = {name: value for name, value in options.items() if name not in TABLE_ONLY}
         if kept.pop("ask_to_announce", False):
             kept["announce"] = "ask"
         return kept
 
-    def drawn_deals(self, seed: str, options: dict[str, Any], state: Any) -> list[dict[str, Any]]:
+    def drawn_deals(
+        self, seed: str, options: TableOptions, state: engine.State
+    ) -> list[dict[str, object]]:
         return engine.drawn_deals(seed, engine.deals_dealt(state))
 
-    def deals_done(self, state: Any) -> int:
+    def deals_done(self, state: engine.State) -> int:
         return len(engine.deal_results(state))
 
     @property
@@ -100,33 +102,33 @@ class Belote(Game):
             return _("%(name)s takes seat %(n)d at the next deal.") % {"name": name, "n": number}
         return _("You take seat %(n)d at the next deal.") % {"n": number}
 
-    def deal_pause_seconds(self, options: dict[str, Any]) -> int:
+    def deal_pause_seconds(self, options: TableOptions) -> int:
         return int(options.get("deal_pause", 0))
 
-    def last_deal_played(self, state: Any) -> bool:
+    def last_deal_played(self, state: engine.State) -> bool:
         results = engine.deal_results(state)
         return bool(results) and results[-1]["contract"] is not None
 
-    def result(self, state: Any) -> dict[str, Any]:
+    def result(self, state: engine.State) -> MatchResult:
         return engine.result(state)
 
-    def record_context(self, view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    def record_context(self, view: engine.BeloteView, names: dict[int, str]) -> dict[str, object]:
         return {"sheet": presenter.score_sheet(view, 0, names)}
 
     review_version = belote_review.VERSION
 
-    def reviewable_deals(self, state: Any) -> list[int]:
+    def reviewable_deals(self, state: engine.State) -> list[int]:
         results = engine.deal_results(state)
         return [number for number, deal in enumerate(results, start=1) if deal["contract"]]
 
-    def review_deal(self, states: list[Any], number: int) -> dict[str, Any] | None:
+    def review_deal(self, states: list[engine.State], number: int) -> dict[str, Any] | None:
         played = belote_review.deal_starts(states).get(number - 1)
         if played is None:
             return None
         start, cards = played
         return dict(belote_review.review_deal(start, cards))
 
-    def review_context(self, review: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    def review_context(self, review: dict[str, Any], names: dict[int, str]) -> dict[str, object]:
         return presenter.review_context(review, names)
 
 

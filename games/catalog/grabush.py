@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from django import forms
 from django.utils.translation import gettext as _
@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from ..bots import grabush as bots
 from ..engines import grabush as engine
 from ..presenters import grabush as presenter
-from . import Game
+from . import Game, MatchResult, TableOptions
 
 
 class GrabushOptionsForm(forms.Form):
@@ -51,21 +51,21 @@ class GrabushOptionsForm(forms.Form):
         return data
 
 
-class Grabush(Game):
+class Grabush(Game[engine.State, engine.GrabushView]):
     """Grabush's stocks as scores, and the chat that grants penalty rights."""
 
     #: A newcomer's greeting should not cost cards: the rule is for tables that choose it.
-    quick_options: ClassVar[dict[str, Any]] = {"table_talk_penalty": False}
+    quick_options: ClassVar[TableOptions] = {"table_talk_penalty": False}
 
-    def apply_logged(self, state: Any, seat: int, action: str) -> Any:
+    def apply_logged(self, state: engine.State, seat: int, action: str) -> engine.State:
         return engine.apply_entry(state, seat, action)
 
-    def chat_action(self, options: dict[str, Any], seat: int) -> str | None:
+    def chat_action(self, options: TableOptions, seat: int) -> str | None:
         if options.get("table_talk_penalty", True):
             return f"{engine.GRANT_PENALTY}{seat % 2}"
         return None
 
-    def chat_warning(self, options: dict[str, Any]) -> str:
+    def chat_warning(self, options: TableOptions) -> str:
         if options.get("table_talk_penalty", True):
             return _(
                 "Table talk: while the game runs, a message from a player lets the other side "
@@ -73,19 +73,21 @@ class Grabush(Game):
             )
         return ""
 
-    def result(self, state: Any) -> dict[str, Any]:
+    def result(self, state: engine.State) -> MatchResult:
         return engine.result(state)
 
-    def drawn_deals(self, seed: str, options: dict[str, Any], state: Any) -> list[dict[str, Any]]:
+    def drawn_deals(
+        self, seed: str, options: TableOptions, state: engine.State
+    ) -> list[dict[str, object]]:
         return engine.drawn_deals(seed, self.seat_count(options))
 
-    def side_scores(self, result: dict[str, Any]) -> list[int] | None:
+    def side_scores(self, result: MatchResult) -> list[int] | None:
         return result.get("stocks")
 
     def score_text(self, score: int) -> str:
         return ngettext("%(n)d card left", "%(n)d cards left", score) % {"n": score}
 
-    def record_context(self, view: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    def record_context(self, view: engine.GrabushView, names: dict[int, str]) -> dict[str, object]:
         return {"end_reason": view["end_reason"]}
 
 

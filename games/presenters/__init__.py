@@ -7,9 +7,9 @@ the engine state, so it cannot leak hidden cards.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypedDict, TypeVar
 
 #: A key that never equals a previous one: the region is rendered for every frame.
 ALWAYS = object()
@@ -36,7 +36,7 @@ class Region:
     name: str = ""
     #: Renders the region from the context instead of ``template`` (which then only names
     #: it): for a small region sent on every move, where a template's cost counts.
-    html: Callable[[dict[str, Any]], str] | None = None
+    html: Callable[[dict[str, object]], str] | None = None
 
     #: What a connection remembers the region by: ``name``, else ``template``.
     id: str = field(init=False, repr=False, compare=False)
@@ -44,7 +44,7 @@ class Region:
     def __post_init__(self) -> None:
         object.__setattr__(self, "id", self.name or self.template)
 
-    def key(self, context: dict[str, Any]) -> Any:
+    def key(self, context: Mapping[str, object]) -> object:
         """What decides this region's HTML in ``context`` (``ALWAYS`` without ``uses``)."""
         if not self.uses:
             return ALWAYS
@@ -64,7 +64,7 @@ class Region:
             key += tuple([follow(context, path) for path in paths])
         return key
 
-    def context(self, context: dict[str, Any]) -> dict[str, Any]:
+    def context(self, context: dict[str, object]) -> dict[str, object]:
         """``context`` with the names of ``given`` added."""
         if not self.given:
             return context
@@ -91,12 +91,12 @@ PLAY_VERSION = Region(
 )
 
 
-def lookup(context: dict[str, Any], name: str) -> Any:
+def lookup(context: Mapping[str, object], name: str) -> object:
     """The value of ``name`` ("view.phase") in ``context``; None when it is missing."""
     return follow(context, name.split("."))
 
 
-def follow(context: dict[str, Any], path: tuple[str, ...] | list[str]) -> Any:
+def follow(context: Mapping[str, object], path: tuple[str, ...] | list[str]) -> object:
     """The value at ``path`` (names of dict items or attributes) in ``context``."""
     value = context.get(path[0])
     for part in path[1:]:
@@ -104,19 +104,48 @@ def follow(context: dict[str, Any], path: tuple[str, ...] | list[str]) -> Any:
     return value
 
 
-class Presenter(Protocol):
-    """What the site asks of a game's presenter (a module or a class with these names)."""
+class SeatRow(TypedDict):
+    """A seat as the table's frames show it (``games.live.frames``); ``is_me`` per viewer."""
+
+    index: int
+    number: int
+    name: str
+    #: On the felt, where space is short: a computer's first name.
+    short_name: str
+    is_free: bool
+    is_bot: bool
+    is_me: bool
+    online: bool
+    team: int
+    covered: bool
+    claim_note: str
+
+
+class LastMove(TypedDict):
+    """The last accepted move: its seat and the action as the move log holds it."""
+
+    seat: int
+    action: str
+
+
+#: The engine's view a presenter reads (a game's own view type).
+ViewT = TypeVar("ViewT", bound=Mapping[str, object], contravariant=True)
+
+
+class Presenter(Protocol[ViewT]):
+    """What the site asks of a game's presenter (a module or a class with these names).
+
+    A template's context maps names to whatever the template reads: ``dict[str, object]``.
+    Which viewers are shown alike (a *side*) is each game's own kind of value, hashable."""
 
     #: The parts of the game's board a live frame sends again only when they change.
-    REGIONS: tuple[Any, ...]
+    REGIONS: tuple[Region, ...]
 
     def describe(self, action: str) -> str:
         """Return an action in words ("plays the Jack of hearts")."""
         ...
 
-    def announce(
-        self, view: Any, last: dict[str, Any], names: dict[int, str], side: Any
-    ) -> list[str]:
+    def announce(self, view: ViewT, last: LastMove, names: dict[int, str], side: Any) -> list[str]:
         """Return sentences for the screen-reader live region about the last move (``last``:
         its ``seat`` and ``action``), which led to ``view``: who did what, and what it settled.
         Every viewer of ``side`` (:meth:`side_of`) is told the same, so read only what their
@@ -129,20 +158,20 @@ class Presenter(Protocol):
         ...
 
     def side_context(
-        self, view: Any, seats: list[dict[str, Any]], viewer: int | None
-    ) -> dict[str, Any]:
+        self, view: ViewT, seats: list[SeatRow], viewer: int | None
+    ) -> dict[str, object]:
         """Return the part of the board's context that every viewer of the same state and
         side is shown alike (built from what their views share: no hidden card)."""
         ...
 
     def board_context(
         self,
-        view: Any,
-        seats: list[dict[str, Any]],
+        view: ViewT,
+        seats: list[SeatRow],
         viewer: int | None,
         selected: str = "",
-        side: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
+        side: dict[str, object] | None = None,
+    ) -> dict[str, object]:
         """Return the board template's context for ``viewer``'s ``view``; ``side`` is its
         :meth:`side_context`, when the caller has it already."""
         ...

@@ -3,14 +3,18 @@ review."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from ..engines.belote import Belot, BeloteView, Bid, Combination, DealResult
 from ..engines.belote_cards import CONTRACT_INDEX, INDEX, trick_winner
-from . import PLAY_VERSION, Region
+from . import PLAY_VERSION, LastMove, Region, SeatRow
 from .words import call_name, card_name, declaration_name, per_language
+
+if TYPE_CHECKING:
+    from ..analysis.belote_review import Par, Review
 
 #: The parts of ``games/belote/board.html`` a live frame sends again only when they change.
 REGIONS = (
@@ -90,6 +94,90 @@ class FeltPlayer(NamedTuple):
     is_active: bool
 
 
+class CardAt(TypedDict):
+    """A card on the felt and the seat that played it."""
+
+    seat: int
+    card: str
+
+
+class RestingTrick(TypedDict):
+    """A completed trick left on the felt, and who took it."""
+
+    cards: list[CardAt]
+    winner: int
+    winner_name: str
+
+
+class Felt(TypedDict):
+    """What every viewer of the table is shown alike (:func:`_public_context`)."""
+
+    players: list[FeltPlayer]
+    names: dict[int, str]
+    short_names: dict[int, str]
+    trick: list[CardAt]
+    resting: RestingTrick | None
+    contract: Bid | None
+    contract_declarer_name: str
+    last_taker: str
+    to_act_name: str
+
+
+class TeamLabels(TypedDict):
+    """How the teams are named: "We" and "They" for a player, by their seats for a spectator."""
+
+    we: str
+    they: str
+    seats: tuple[str, str]
+
+
+class NamedCombination(Combination):
+    """A declared sequence or carré with its player's name."""
+
+    name: str
+
+
+class NamedBelot(Belot):
+    """A belot with its player's name."""
+
+    name: str
+
+
+class SheetRow(TypedDict):
+    """One deal of the score sheet, from one team's point of view (We / They)."""
+
+    number: int
+    deal: DealResult
+    we: int
+    they: int
+    we_total: int
+    they_total: int
+    declarer_name: str
+    outcome: str
+    hanging: int
+    we_raw: int
+    they_raw: int
+    we_cards: int
+    they_cards: int
+    #: The tricks' points apart from the last ten, so that the parts add up.
+    we_tricks: int
+    they_tricks: int
+    last_ten_points: int
+    us: int
+    we_declarations: int
+    they_declarations: int
+    we_belot: int
+    they_belot: int
+    last_ten_ours: bool | None
+    capot_ours: bool | None
+    we_written: int
+    they_written: int
+    we_hanging_won: int
+    they_hanging_won: int
+    combinations: list[NamedCombination]
+    belots: list[NamedBelot]
+
+
 def describe(action: str, language: str | None = None) -> str:
     """An action in words: a card ("Jack of hearts") or a call ("No trumps"), in ``language``
     (default: the active one)."""
@@ -120,7 +208,7 @@ MULTIPLIERS = {2: gettext_lazy("doubled"), 4: gettext_lazy("redoubled")}
 
 
 def announce(
-    view: dict[str, Any], last: dict[str, Any], names: dict[int, str], side: int | None
+    view: BeloteView, last: LastMove, names: dict[int, str], side: int | None
 ) -> list[str]:
     """Say what the last move did: the call or card and who made it, then what it settled
     (the contract, a declaration or belot, the trick, the deal, the match), the teams named
@@ -145,7 +233,7 @@ def announce(
     return said + _deal_news(view, names, side)
 
 
-def _contract_sentence(contract: dict[str, Any], names: dict[int, str]) -> str:
+def _contract_sentence(contract: Bid, names: dict[int, str]) -> str:
     """The contract in words ("Contract: Hearts, doubled, by Maria.")."""
     values = {
         "contract": call_name(contract["contract"]),
@@ -161,7 +249,7 @@ def _contract_sentence(contract: dict[str, Any], names: dict[int, str]) -> str:
 
 
 def _card_news(
-    view: dict[str, Any], seat: int, card: str, names: dict[int, str], phrases: dict[str, str]
+    view: BeloteView, seat: int, card: str, names: dict[int, str], phrases: dict[str, str]
 ) -> list[str]:
     """What a card within a deal settled: its player's declarations (shown with his first
     card), a belot (with the first of its two cards), a finished trick."""
@@ -192,7 +280,7 @@ def _phrases() -> dict[str, str]:
     return {"said": _("%(name)s: %(action)s."), "takes": _("%(name)s takes the trick.")}
 
 
-def _deal_news(view: dict[str, Any], names: dict[int, str], side: int | None) -> list[str]:
+def _deal_news(view: BeloteView, names: dict[int, str], side: int | None) -> list[str]:
     """The end of a deal: who took its last trick, both teams' points, and the match's total
     or result, from ``side``'s point of view (a spectator's: seats 1 & 3 first)."""
     deal = view["deal_results"][-1]
@@ -242,9 +330,9 @@ def _deal_news(view: dict[str, Any], names: dict[int, str], side: int | None) ->
     return news
 
 
-def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[dict[str, Any]]:
+def score_sheet(view: BeloteView, us: int, names: dict[int, str]) -> list[SheetRow]:
     """One row per deal, from the point of view of team ``us`` (We / They)."""
-    rows = []
+    rows: list[SheetRow] = []
     for number, deal in enumerate(view["deal_results"], start=1):
         them = 1 - us
         last_ten = 20 if deal["contract"] == "NT" else 10
@@ -292,7 +380,7 @@ def score_sheet(view: dict[str, Any], us: int, names: dict[int, str]) -> list[di
     return rows
 
 
-def written_because(row: dict[str, Any], us_label: str, them_label: str) -> str:
+def written_because(row: SheetRow, us_label: str, them_label: str) -> str:
     """Why a deal's written points are what they are, in one sentence ("Inside: the defenders
     take all 182 points → 18."), the teams named as the sheet names them."""
     deal = row["deal"]
@@ -356,7 +444,7 @@ def written_because(row: dict[str, Any], us_label: str, them_label: str) -> str:
 
 
 @per_language
-def _team_labels() -> dict[str, Any]:
+def _team_labels() -> TeamLabels:
     """How the two teams are named: for a player "We" and "They", for a spectator by their
     seats (kept per language: read-only)."""
     return {"we": _("We"), "they": _("They"), "seats": (_("Seats 1 & 3"), _("Seats 2 & 4"))}
@@ -367,9 +455,7 @@ def side_of(me: int | None) -> int | None:
     return None if me is None else me % 2
 
 
-def side_context(
-    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None
-) -> dict[str, Any]:
+def side_context(view: BeloteView, seats: list[SeatRow], me: int | None) -> dict[str, object]:
     """The felt, the calls and the score sheet, as the viewer's team (or a spectator) sees them."""
     public = _public_context(view, seats)
     us = (me if me is not None else 0) % 2
@@ -378,12 +464,12 @@ def side_context(
 
 
 def board_context(
-    view: dict[str, Any],
-    seats: list[dict[str, Any]],
+    view: BeloteView,
+    seats: list[SeatRow],
     me: int | None,
     selected: str = "",
-    side: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    side: dict[str, object] | None = None,
+) -> dict[str, object]:
     """Context for ``games/belote/board.html``."""
     if side is None:
         side = side_context(view, seats, me)
@@ -398,7 +484,7 @@ def board_context(
     }
 
 
-def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+def _public_context(view: BeloteView, seats: list[SeatRow]) -> Felt:
     """What every viewer of the table is shown alike: the felt, the contract, whose turn."""
     last_calls: dict[int, str] = {}
     if view["phase"] == "auction":
@@ -458,7 +544,7 @@ def _public_context(view: dict[str, Any], seats: list[dict[str, Any]]) -> dict[s
     }
 
 
-def _final_trick(deal: dict[str, Any], names: dict[int, str]) -> dict[str, Any] | None:
+def _final_trick(deal: DealResult, names: dict[int, str]) -> RestingTrick | None:
     """A finished deal's last trick and who took it (None after an all-pass deal)."""
     if not deal["tricks"]:
         return None
@@ -472,8 +558,8 @@ def _final_trick(deal: dict[str, Any], names: dict[int, str]) -> dict[str, Any] 
 
 
 def _team_context(
-    view: dict[str, Any], us: int, spectator: bool, names: dict[int, str]
-) -> dict[str, Any]:
+    view: BeloteView, us: int, spectator: bool, names: dict[int, str]
+) -> dict[str, object]:
     """What the players of team ``us`` (or spectators, who read it from seats 1 & 3) are shown
     alike: the score sheet and the scores, from that side."""
     labels = _team_labels()
@@ -496,7 +582,7 @@ def _team_context(
     }
 
 
-def deal_summary(result: dict[str, Any]) -> str:
+def deal_summary(result: DealResult) -> str:
     """A finished deal in a few words, as an event's results list it: its contract (doubled or
     redoubled), the declarer's seat and how it went; a thrown-in deal says so."""
     if result["contract"] is None:
@@ -515,7 +601,7 @@ def deal_summary(result: dict[str, Any]) -> str:
 # A deal's review (``games.analysis.belote_review``)
 
 
-def _review_line(par: dict[str, Any], declaring: int) -> dict[str, Any]:
+def _review_line(par: Par, declaring: int) -> dict[str, object]:
     """A line of play's figures: raw points and written figures per team, and the outcome."""
     return {
         "contract": par["contract"],
@@ -529,7 +615,7 @@ def _review_line(par: dict[str, Any], declaring: int) -> dict[str, Any]:
     }
 
 
-def review_context(review: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+def review_context(review: Review, names: dict[int, str]) -> dict[str, object]:
     """A deal's review as its page shows it: hands, par against the play, every card, each
     player, and par for each contract the declarer could have bid."""
     declaring = review["declarer"] % 2

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..engines.grabush import PLAYER_COUNTS
-from . import PLAY_VERSION, Region
+from ..engines.grabush import PLAYER_COUNTS, Event, GrabushView
+from . import PLAY_VERSION, LastMove, Region, SeatRow
 from .words import card_name, card_object, rank_text, seats_label, suit_symbol
 
 #: The parts of ``games/grabush/board.html`` a live frame sends again only when they change.
@@ -45,6 +45,20 @@ REGIONS = (
     ),
     Region("games/grabush/board_end.html", uses=("final", "events")),
 )
+
+
+class Slot(TypedDict):
+    """One of a player's table piles as the board shows it."""
+
+    slot: int
+    number: int
+    cards: list[str]
+    top: str | None
+    #: The source a pick of this pile sends ("" when it cannot be played from).
+    source: str
+    selected: bool
+    #: The action that puts the picked card here ("" when it cannot go here).
+    target: str
 
 
 def side_label(players: int, side: int) -> str:
@@ -99,7 +113,7 @@ def describe(action: str) -> str:
     return action
 
 
-def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
+def event_text(event: Event, names: dict[int, str]) -> str:
     """A public event of the last action in words ("Pile 2 is complete", "Ana drew a book")."""
     kind = event["kind"]
     name = names.get(event.get("seat"), "")
@@ -120,9 +134,7 @@ def event_text(event: dict[str, Any], names: dict[int, str]) -> str:
     return ""
 
 
-def announce(
-    view: dict[str, Any], last: dict[str, Any], names: dict[int, str], side: None
-) -> list[str]:
+def announce(view: GrabushView, last: LastMove, names: dict[int, str], side: None) -> list[str]:
     """Say what the last action did, from its public events: who played which card from
     where to which pile, a table card, the end of a turn, a book drawn, a completed pile, a
     stock's new card, table talk and penalties, the end of the game. Everyone is told alike."""
@@ -137,7 +149,7 @@ def _side_name(side: int, names: dict[int, str], players: int) -> str:
     return names.get(side, "") if players == 2 else side_label(players, side)
 
 
-def _event_sentence(event: dict[str, Any], names: dict[int, str], players: int, new: bool) -> str:
+def _event_sentence(event: Event, names: dict[int, str], players: int, new: bool) -> str:
     """One public event in a sentence ("" for those the table need not be told)."""
     kind = event["kind"]
     name = names.get(event.get("seat"), "")
@@ -201,7 +213,7 @@ def _event_sentence(event: dict[str, Any], names: dict[int, str], players: int, 
     return ""
 
 
-def turn_log(events: list[dict[str, Any]], seat: int, names: dict[int, str]) -> list[str]:
+def turn_log(events: list[Event], seat: int, names: dict[int, str]) -> list[str]:
     """A player's latest turn in short ("3♠ from the hand → pile 1"), oldest first."""
     return [text for text in (_logged(event, seat, names) for event in events) if text]
 
@@ -210,7 +222,7 @@ def _short(card: str) -> str:
     return f"{rank_text(card)}{suit_symbol(card)}"
 
 
-def _logged(event: dict[str, Any], seat: int, names: dict[int, str]) -> str:
+def _logged(event: Event, seat: int, names: dict[int, str]) -> str:
     kind = event["kind"]
     if kind == "play":
         if event["source"] == "hand":
@@ -250,19 +262,17 @@ def side_of(me: int | None) -> None:
     return None
 
 
-def side_context(
-    view: dict[str, Any], seats: list[dict[str, Any]], me: int | None
-) -> dict[str, Any]:
+def side_context(view: GrabushView, seats: list[SeatRow], me: int | None) -> dict[str, object]:
     return {}
 
 
 def board_context(
-    view: dict[str, Any],
-    seats: list[dict[str, Any]],
+    view: GrabushView,
+    seats: list[SeatRow],
     me: int | None,
     selected: str = "",
-    side: dict[str, Any] | None = None,
-) -> dict[str, Any]:
+    side: dict[str, object] | None = None,
+) -> dict[str, object]:
     """Context for ``games/grabush/board.html``; ``selected`` is the source this connection
     picked (the first step of a play), if it is still playable."""
     names = {seat["index"]: seat["name"] for seat in seats}
@@ -273,7 +283,7 @@ def board_context(
     targets = {pair[1]: action for action, pair in split.items() if pair and pair[0] == selected}
     my_side = me % 2 if me is not None else 0
 
-    def slots_of(seat: int) -> list[dict[str, Any]]:
+    def slots_of(seat: int) -> list[Slot]:
         piles = view["tables"][seat]
         return [
             {
@@ -386,7 +396,7 @@ def board_context(
     }
 
 
-def _selected_text(selected: str, view: dict[str, Any]) -> str:
+def _selected_text(selected: str, view: GrabushView) -> str:
     if selected.startswith("hand:"):
         return card_object(selected.removeprefix("hand:"))
     if selected == "stock":
