@@ -269,6 +269,7 @@ def unreached(paths: list[Path], root: Path = ROOT) -> list[str]:
 
 
 def product() -> list[Path]:
+    """Every module of the product: games/ and cardroom/."""
     return sorted([*(ROOT / "games").rglob("*.py"), *(ROOT / "cardroom").rglob("*.py")])
 
 
