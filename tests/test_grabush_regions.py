@@ -302,6 +302,9 @@ def same(page: str, whole: str) -> bool:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 @pytest.mark.usefixtures("background_stopped")
+# A whole game, five pages rendered afresh and compared after each of some forty steps: half a
+# minute on an idle machine, several on a crowded one.
+@pytest.mark.timeout(600)
 async def test_a_whole_game_leaves_every_page_equal_to_a_fresh_render():
     """Four players and a watcher, a short game to its end: picks, plays, a book drawn, table
     talk and its penalty. After every step each page, built from its first frame and every

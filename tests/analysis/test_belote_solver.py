@@ -13,7 +13,9 @@ from games.engines.belote_cards import CONTRACT_INDEX, INDEX, mask
 
 from ..engines.belote_helpers import biased_choice
 
-ENDGAMES = 2000
+#: Random endgames compared with exhaustive search: every size from one card to four tricks
+#: and every contract many times over (the four-trick ones cost the most).
+ENDGAMES = 500
 
 
 def endgame(rng: random.Random, cards_left: int) -> belote.State:

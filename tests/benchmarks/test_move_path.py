@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from benchmarks import move_path
 from games.engines import belote
 from games.live.consumers import parse_frame
 from tests.live import version_mark
 
 
+# Its work is three fresh processes of the site on a database migrated for them, whatever the
+# number of moves: a quarter of a minute on an idle machine, several on a crowded one.
+@pytest.mark.timeout(600)
 def test_two_runs_count_the_same_instructions_and_the_profile_adds_none():
     # The first count runs with the profiler, the second without: equal counts also show
     # that what the profiler does is not counted.
