@@ -138,8 +138,10 @@ class Presenter(Protocol[ViewT]):
     A template's context maps names to whatever the template reads: ``dict[str, object]``.
     Which viewers are shown alike (a *side*) is each game's own kind of value, hashable."""
 
-    #: The parts of the game's board a live frame sends again only when they change.
-    REGIONS: tuple[Region, ...]
+    @property
+    def REGIONS(self) -> tuple[Region, ...]:
+        """The parts of the game's board a live frame sends again only when they change."""
+        ...
 
     def describe(self, action: str) -> str:
         """Return an action in words ("plays the Jack of hearts")."""

@@ -500,16 +500,16 @@ def _public_context(view: BeloteView, seats: list[SeatRow]) -> Felt:
     felt_names: dict[int, str] = {}
     players = []
     sizes, dealer, to_act = view["hand_sizes"], view["dealer"], view["to_act"]
-    for seat in seats:
-        index, name = seat["index"], seat["name"]
-        short = seat.get("short_name", name)
+    for row in seats:
+        index, name = row["index"], row["name"]
+        short = row.get("short_name", name)
         names[index] = name
         felt_names[index] = short
         players.append(
             FeltPlayer(
                 index,
                 short,
-                name if seat.get("is_bot") else "",
+                name if row.get("is_bot") else "",
                 sizes[index],
                 last_calls.get(index),
                 tuple(bubbles[index]),
@@ -517,9 +517,9 @@ def _public_context(view: BeloteView, seats: list[SeatRow]) -> Felt:
                 to_act == index,
             )
         )
-    trick = [{"seat": seat, "card": card} for seat, card in view["trick"]]
+    trick: list[CardAt] = [{"seat": seat, "card": card} for seat, card in view["trick"]]
     last_trick = view["last_trick"]
-    resting = None
+    resting: RestingTrick | None = None
     if not trick and last_trick and view["phase"] == "play":
         # The completed trick stays on the table until the next lead (ui.md).
         resting = {
