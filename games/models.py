@@ -21,7 +21,7 @@ from django.utils.translation import pgettext_lazy
 from .catalog import game_choices
 from .engines import fair_deals
 from .people.text import skeleton
-from .tables.computers import computer_name
+from .presenters.computers import computer_name
 
 
 def new_invite_code() -> str:

@@ -9,8 +9,8 @@ from django.apps import apps
 
 from games.catalog import get_game
 from games.models import Match, MatchPlayer, Seat
+from games.presenters.computers import computer_name
 from games.tables import play, rows, seating
-from games.tables.computers import computer_name
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players, match_of, seated_table

@@ -21,9 +21,9 @@ from ..catalog import get_game
 from ..events import running
 from ..models import ChatMessage, Event, Invitation, Match, Table
 from ..presenters import READING_THE_RULES, Presenter, Region
+from ..presenters.computers import bot_level_choices, computer_first_name, computer_name
 from ..presenters.words import per_language
 from ..tables import chat, play
-from ..tables.computers import bot_level_choices, computer_first_name, computer_name
 from ..tables.quick import waiting_claims
 from .regions import LANGUAGE, RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
