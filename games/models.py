@@ -20,7 +20,6 @@ from django.utils.translation import pgettext_lazy
 
 from .catalog import game_choices
 from .engines import fair_deals
-from .people.text import skeleton
 from .presenters.computers import computer_name
 
 
@@ -44,8 +43,8 @@ class Club(models.Model):
         INVITATION = "invitation", _("By invitation only")
 
     name = models.CharField(_("name"), max_length=60, unique=True)
-    #: How the name looks (:func:`games.people.text.skeleton`): a new club's name may not look
-    #: like an existing one's.
+    #: How the name looks (:func:`games.people.text.skeleton`, kept current by
+    #: ``games.people.signals``): a new club's name may not look like an existing one's.
     name_skeleton = models.TextField(_("name skeleton"), db_index=True, editable=False)
     description = models.TextField(_("description"), max_length=1000, blank=True)
     #: The games the club plays (catalog names).
@@ -75,15 +74,6 @@ class Club(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def save(self, *args, **kwargs) -> None:
-        """Save, keeping the name's skeleton current."""
-        fields = kwargs.get("update_fields")
-        if fields is None or "name" in fields:
-            self.name_skeleton = skeleton(self.name)
-            if fields is not None:
-                kwargs["update_fields"] = {*fields, "name_skeleton"}
-        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("club", args=[self.pk])

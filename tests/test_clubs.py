@@ -12,6 +12,7 @@ from games.live.consumers import CLOSE_NOT_FOUND
 from games.models import ChatMessage, Club, Match, Membership, Table
 from games.people import clubs
 from games.people.clubs import ClubError
+from games.people.text import skeleton
 from games.tables import play, rows, seating
 from games.tables.rows import TableError
 
@@ -314,3 +315,15 @@ async def test_only_members_watch_or_chat_at_a_club_table():
     await receive_until(watcher, "You cannot chat at this table.")
     assert not await sync_to_async(ChatMessage.objects.filter(user=bob).exists)()
     await watcher.disconnect()
+
+
+def test_a_renamed_club_is_found_by_its_new_look_however_it_is_saved():
+    ana = make_players(1)[0]
+    club = clubs.create_club(ana, "Red Club", "", ["belote"], Club.Access.OPEN)
+    club.name = "Blue Club"
+    club.save(update_fields=["name"])
+    with pytest.raises(ClubError, match="looks like another club's name"):
+        clubs.checked_name("BLUE C1UB")
+    club.name = "Green Club"
+    club.save()
+    assert Club.objects.get(pk=club.pk).name_skeleton == skeleton("Green Club")
