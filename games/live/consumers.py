@@ -29,7 +29,8 @@ from django.utils.translation import gettext as _
 
 from ..events import running
 from ..models import ChatMessage, Table
-from ..tables import chat, limits, play, rows, seating
+from ..people import online
+from ..tables import chat, play, rows, seating
 from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
@@ -170,7 +171,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     user_group_name = ""
     #: Whether this connection's disconnect cleanup has run (it runs exactly once).
     cleaned_up = False
-    #: Whether this connection counts towards the account's open sockets (games.tables.limits).
+    #: Whether this connection counts towards the account's open sockets (games.people.online).
     counted = False
     accepted = False
 
@@ -200,7 +201,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(self.user_group_name, self.channel_name)
             await self.disconnect(code)
             if place is not None:  # else it lapses, no longer refreshed
-                await sync_to_async(limits.release_socket, thread_sensitive=False)(
+                await sync_to_async(online.release_socket, thread_sensitive=False)(
                     place, self.channel_name
                 )
         except Exception:
@@ -211,7 +212,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        place = await sync_to_async(limits.claim_socket, thread_sensitive=False)(
+        place = await sync_to_async(online.claim_socket, thread_sensitive=False)(
             self.user.pk, self.channel_name
         )
         if place is None:

@@ -33,6 +33,7 @@ from ..models import (
     new_invite_code,
 )
 from . import friends
+from .online import online
 from .text import skeleton
 
 Status, Role = Membership.Status, Membership.Role
@@ -402,7 +403,7 @@ def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> 
     ).get_page(page_number)
     active = list(page)
     shown = friends.shows_online_to([m.user for m in active], viewer)
-    up = friends.online(list(shown))
+    up = online(shown)
     waiting = {
         status: list(rows.filter(status=status).order_by("created_at")[:LISTED])
         for status in (Status.REQUESTED, Status.INVITED, Status.BANNED)

@@ -19,8 +19,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
-from ..tables import limits
 from ..tables.rows import TableError, bump, lock_table
+from . import limits
 from .text import strip_invisible
 
 

@@ -20,7 +20,7 @@ from django.utils.translation import ngettext
 from ..catalog import get_game
 from ..engines import fair_deals
 from ..models import Club, Seat, Table
-from . import limits
+from ..people import limits
 
 
 class TableError(Exception):
