@@ -1,5 +1,6 @@
-"""A table's rows and locks: creating a table, the per-table and per-account locks, the
-revision live pages follow, contributions to the next match's seed, and :class:`TableError`.
+"""A table's rows and locks: creating and closing a table, the per-table and per-account
+locks, the revision live pages follow, contributions to the next match's seed, and
+:class:`TableError`.
 
 Every function that changes a table locks its row (``select_for_update``; on SQLite the
 immediate transaction serialises writers) and bumps ``Table.revision``. Refusals raise
@@ -14,12 +15,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..catalog import get_game
 from ..engines import fair_deals
-from ..models import Club, Seat, Table
+from ..models import Club, Match, Seat, Table
 from ..people import limits
 
 
@@ -104,3 +106,15 @@ def bump(table: Table, *fields: str) -> None:
     """Save ``fields`` and the next revision: live views of the table will refresh."""
     table.revision += 1
     table.save(update_fields=["revision", "updated_at", *fields])
+
+
+def abort_table(table_id: int) -> Table:
+    """Close a table: its running match is recorded as aborted (the caller tells its players)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        table.matches.filter(status=Match.Status.RUNNING).update(
+            status=Match.Status.ABORTED, finished_at=timezone.now()
+        )
+        table.status = Table.Status.ABORTED
+        bump(table, "status")
+    return table
