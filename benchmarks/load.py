@@ -36,7 +36,7 @@ from django.db import transaction
 
 from games.models import Table
 from games.people import moderation
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .move_path import session_cookie
 from .stats import percentile
@@ -112,7 +112,7 @@ def seat_tables(cookies: list[str], count: int) -> list[Seating]:
             table = rows.create_table(players[0], "belote", BELOTE_OPTIONS, is_private=True)
             for seat, user in enumerate(players):
                 seating.take_seat(table.pk, user, seat)
-            play.start_match(table.pk, players[0])
+            matches.start_match(table.pk, players[0])
             seatings.append(Seating(table.code, cookies[4 * number : 4 * number + 4]))
     return seatings
 
@@ -128,7 +128,7 @@ def seat_bot_tables(cookies: list[str], count: int, level: str) -> list[Seating]
         for number, name in enumerate(names):
             table = rows.create_table(users[name], "belote", BELOTE_OPTIONS, is_private=True)
             table.seats.exclude(index=0).update(bot_level=level)
-            play.start_match(table.pk, users[name])
+            matches.start_match(table.pk, users[name])
             seatings.append(Seating(table.code, [cookies[len(cookies) - count + number]]))
     return seatings
 

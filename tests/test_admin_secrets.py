@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
-from games.tables import play, rows
+from games.tables import matches, play, rows
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 from .test_grabush_live import start as start_grabush
@@ -125,7 +125,7 @@ def test_a_finished_match_shows_its_seed_state_and_moves():
     table = seated_table(users)
     table.options = {**OPTIONS, "target": 11}
     table.save()
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     match = finish_match(table, users)
     assert match.status == Match.Status.FINISHED
     response = staff_client().get(reverse("admin:games_match_change", args=[match.pk]))

@@ -13,7 +13,7 @@ from games.models import ChatMessage, Club, Match, Membership, Table
 from games.people import clubs
 from games.people.clubs import ClubError
 from games.people.text import skeleton
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players
@@ -206,7 +206,7 @@ def test_standings_count_finished_matches_at_club_tables_by_player_and_partnersh
     table = rows.create_table(users[0], "belote", OPTIONS, is_private=True, club=club)
     for index, user in enumerate(users[1:4], start=1):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     finish_match(table, users[:4])
     winner = Match.objects.get(table=table).result["winner"]
     [belote] = clubs.standings(club)

@@ -18,7 +18,7 @@ from games.live import moves, snapshots
 from games.models import Match, MatchPlayer, Move, Table
 from games.people import moderation
 from games.records import replay
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
@@ -128,10 +128,10 @@ def test_a_finished_table_starts_again_only_through_the_rematch_votes():
     table = seated_table(users)
     table.options = {**OPTIONS, "target": 11}
     table.save()
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     finish_match(table, users)
     with pytest.raises(TableError, match="rematch"):
-        play.start_match(table.pk, users[0])  # the owner alone
+        matches.start_match(table.pk, users[0])  # the owner alone
     assert Match.objects.filter(table=table).count() == 1
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
 
@@ -143,7 +143,7 @@ def test_a_chat_grants_its_penalty_also_when_a_move_commits_at_the_same_moment(m
     table = rows.create_table(users[0], "grabush", options, is_private=True)
     for index, user in enumerate(users):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     real = play.lock_with_match
     reads = []
 

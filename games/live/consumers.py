@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from ..events import running
 from ..models import ChatMessage, Table
 from ..people import online
-from ..tables import chat, play, rows, seating
+from ..tables import chat, matches, play, rows, seating
 from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
@@ -322,7 +322,7 @@ class ReadingConsumer(AuthenticatedConsumer):
             await self.read(False)
 
     async def read(self, reading: bool) -> None:
-        table_id = await database_sync_to_async(play.read_rules)(self.code, self.user, reading)
+        table_id = await database_sync_to_async(matches.read_rules)(self.code, self.user, reading)
         if table_id is not None:
             await notify.send(notify.table_group(table_id), notify.table_changed())
 
@@ -505,12 +505,12 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_start(self, message: dict[str, Any]) -> None:
         contribution = contribution_field(message)
-        await database_sync_to_async(play.start_match)(self.table_id, self.user, contribution)
+        await database_sync_to_async(matches.start_match)(self.table_id, self.user, contribution)
         await self.changed(lobby=True)
 
     async def op_rematch(self, message: dict[str, Any]) -> None:
         contribution = contribution_field(message)
-        vote = await database_sync_to_async(play.vote_rematch)(
+        vote = await database_sync_to_async(matches.vote_rematch)(
             self.table_id, self.user, contribution
         )
         if vote.changed:
@@ -538,7 +538,7 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_next_deal(self, message: dict[str, Any]) -> None:
         """The player has seen the finished deal's result."""
-        if await database_sync_to_async(play.ready_for_next_deal)(self.table_id, self.user):
+        if await database_sync_to_async(matches.ready_for_next_deal)(self.table_id, self.user):
             await self.changed(lobby=False)
 
     async def op_bot(self, message: dict[str, Any]) -> None:
@@ -555,7 +555,7 @@ class TableConsumer(AuthenticatedConsumer):
             await self.changed(lobby=True)
 
     async def op_takeover(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(play.take_over)(self.table_id, self.user)
+        await database_sync_to_async(matches.take_over)(self.table_id, self.user)
         await self.changed(lobby=False)
 
     async def op_select(self, message: dict[str, Any]) -> None:

@@ -36,7 +36,7 @@ from django.utils import timezone
 from ..events import running
 from ..models import Match, MatchPlayer, Presence, Server, Table
 from ..people import online
-from ..tables import play
+from ..tables import matches
 from . import notify
 
 logger = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ def leave(table_id: int, user_id: int, channel_name: str) -> None:
         if gone:
             _running_seats(table_id, user_id).update(away_since=timezone.now())
     finished_quick = Table.objects.filter(pk=table_id, quick=True, status=Table.Status.FINISHED)
-    if gone and finished_quick.exists() and play.start_quick_rematch(table_id) is not None:
+    if gone and finished_quick.exists() and matches.start_quick_rematch(table_id) is not None:
         notify.announce(lobby=True)  # the consumer tells the table itself
 
 

@@ -102,6 +102,21 @@ def lock_table(table_id: int) -> Table:
         raise TableError(_("This table no longer exists.")) from None
 
 
+def lock_with_match(table_id: int) -> tuple[Table, Match | None]:
+    """The per-table lock (as :func:`lock_table`) and the table's latest match, read in one
+    query when there is a match. Only the table's row is locked, as everywhere else."""
+    match = (
+        Match.objects.select_for_update(of=("table",))
+        .select_related("table")
+        .filter(table_id=table_id)
+        .order_by("-number")
+        .first()
+    )
+    if match is None:
+        return lock_table(table_id), None
+    return match.table, match
+
+
 def bump(table: Table, *fields: str) -> None:
     """Save ``fields`` and the next revision: live views of the table will refresh."""
     table.revision += 1
