@@ -35,7 +35,6 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.models import Table
-from games.people import moderation
 from games.tables import matches, rows, seating
 
 from .move_path import session_cookie
@@ -136,7 +135,7 @@ def seat_bot_tables(cookies: list[str], count: int, level: str) -> list[Seating]
 def abort_tables(tables_: Any) -> None:
     """Close the tables of a queryset, as a moderator would (their live views are told)."""
     for table_id in tables_.values_list("pk", flat=True):
-        moderation.abort_table(table_id)
+        rows.abort_table(table_id)
 
 
 def close_seatings(seatings: list[Seating]) -> None:

@@ -16,7 +16,6 @@ from django.test.utils import CaptureQueriesContext
 from games.engines import belote
 from games.live import moves, snapshots
 from games.models import Match, MatchPlayer, Move, Table
-from games.people import moderation
 from games.records import replay
 from games.tables import matches, play, rows, seating
 from games.tables.rows import TableError
@@ -62,7 +61,7 @@ def test_a_held_read_the_match_moved_past_refuses_the_move_and_changes_nothing(s
 def test_a_held_read_of_a_match_closed_since_refuses_the_move(started):
     table, users = started
     held = snapshots.event_snapshot(table.pk, "opened")
-    moderation.abort_table(table.pk)
+    rows.abort_table(table.pk)
     with pytest.raises(play.StaleMove):
         moves.apply(table.pk, users[held.state.to_act], "pass", held.match.version)
     match = Match.objects.get(pk=held.match.pk)

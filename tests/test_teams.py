@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from games import catalog
+from games.catalog.belote import GAME as BELOTE
+from games.catalog.belote import Belote
 from games.models import Club, Match, MatchPlayer, Outcome, Table
 from games.people import clubs
 from games.records.together import records_with
@@ -18,7 +20,7 @@ from .factories import make_players
 pytestmark = pytest.mark.django_db
 
 
-class Neighbours(type(catalog.get_game("belote"))):
+class Neighbours(Belote):
     """Belote's game, but partners sit side by side: seats 1 and 2 against seats 3 and 4."""
 
     def teams(self, options: dict[str, Any]) -> list[list[int]]:
@@ -27,9 +29,8 @@ class Neighbours(type(catalog.get_game("belote"))):
 
 @pytest.fixture
 def neighbours():
-    belote = catalog.get_game("belote")
     game = Neighbours(
-        **{field.name: getattr(belote, field.name) for field in dataclasses.fields(belote)}
+        **{field.name: getattr(BELOTE, field.name) for field in dataclasses.fields(BELOTE)}
         | {"name": "neighbours", "label": "Neighbours"}
     )
     catalog.register(game)

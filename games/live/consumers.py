@@ -309,7 +309,7 @@ class NoticeConsumer(AuthenticatedConsumer):
 
 class ReadingConsumer(AuthenticatedConsumer):
     """Open while a player reads the rules from a table: the turn clock of the player on turn
-    waits as long as their rules page is open (``games.tables.play.read_rules``)."""
+    waits as long as their rules page is open (``games.tables.matches.read_rules``)."""
 
     code = ""
 
