@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..catalog import get_game
+from ..catalog import Game, get_game
 from ..engines import fair_deals
 from ..models import EventTable, Match, MatchPlayer, Seat, Table
 from ..people.online import at_table
@@ -240,7 +240,9 @@ def pause_active(match: Match) -> bool:
     return match.paused_until is not None and match.paused_until > timezone.now()
 
 
-def pause_after(spec, match: Match, players: list[MatchPlayer], state: Any) -> datetime | None:
+def pause_after(
+    spec: Game, match: Match, players: list[MatchPlayer], state: Any
+) -> datetime | None:
     """Until when the deal that ``state`` just finished shows, if it was played and humans
     play."""
     seconds = spec.deal_pause_seconds(match.options)
