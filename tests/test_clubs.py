@@ -12,7 +12,8 @@ from games.live.consumers import CLOSE_NOT_FOUND
 from games.models import ChatMessage, Club, Match, Membership, Table
 from games.people import clubs
 from games.people.clubs import ClubError
-from games.tables import play, rows, seating
+from games.people.text import skeleton
+from games.tables import matches, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players
@@ -205,7 +206,7 @@ def test_standings_count_finished_matches_at_club_tables_by_player_and_partnersh
     table = rows.create_table(users[0], "belote", OPTIONS, is_private=True, club=club)
     for index, user in enumerate(users[1:4], start=1):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     finish_match(table, users[:4])
     winner = Match.objects.get(table=table).result["winner"]
     [belote] = clubs.standings(club)
@@ -314,3 +315,15 @@ async def test_only_members_watch_or_chat_at_a_club_table():
     await receive_until(watcher, "You cannot chat at this table.")
     assert not await sync_to_async(ChatMessage.objects.filter(user=bob).exists)()
     await watcher.disconnect()
+
+
+def test_a_renamed_club_is_found_by_its_new_look_however_it_is_saved():
+    ana = make_players(1)[0]
+    club = clubs.create_club(ana, "Red Club", "", ["belote"], Club.Access.OPEN)
+    club.name = "Blue Club"
+    club.save(update_fields=["name"])
+    with pytest.raises(ClubError, match="looks like another club's name"):
+        clubs.checked_name("Blue C1ub")
+    club.name = "Green Club"
+    club.save()
+    assert Club.objects.get(pk=club.pk).name_skeleton == skeleton("Green Club")

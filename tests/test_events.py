@@ -18,7 +18,7 @@ from games.events.running import EventError
 from games.live import presence
 from games.models import Club, Event, EventTable, Match, RatingChange, Table
 from games.people import clubs
-from games.tables import play
+from games.tables import matches, play
 from games.tables.rows import TableError
 
 from .factories import make_players
@@ -290,7 +290,7 @@ def test_event_matches_are_unrated_and_their_tables_take_no_rematch():
     assert not RatingChange.objects.exists()
     table = round_tables(event, 1)[0].table
     with pytest.raises(TableError, match="one match"):
-        play.vote_rematch(
+        matches.vote_rematch(
             table.pk, players[0] if table.seats.filter(user=players[0]).exists() else players[2]
         )
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED

@@ -9,7 +9,7 @@ from django.urls import reverse
 from friendship.models import Block, Friend, FriendshipRequest
 
 from games.models import Club, Invitation, Profile, Seat, Table
-from games.people import clubs, friends
+from games.people import clubs, friends, online
 from games.people.friends import FriendError
 from games.tables import invitations, rows, seating
 from games.tables.rows import TableError
@@ -165,6 +165,25 @@ def test_friends_shown_online_follow_their_choice(client):
     client.force_login(ana)
     page = client.get(reverse("friends")).content.decode()
     assert "does not show when online" in page and "player1" in page
+
+
+def test_a_player_with_a_page_open_is_online_to_friends_and_club_members_alike():
+    ana, bob = make_players(2)
+    befriend(ana, bob)
+    club = clubs.create_club(ana, "Online", "", ["belote"], Club.Access.OPEN)
+    clubs.join(club, bob)
+
+    def seen_online() -> tuple[bool | None, bool | None]:
+        """Whether ana sees bob online on her friends page and on the club's page."""
+        _page, [row] = friends.friend_rows(ana)
+        members = dict(clubs.members_page(club, ana)["members"])
+        return row.online, next(up for m, up in members.items() if m.user_id == bob.pk)
+
+    assert online.online([ana.pk, bob.pk]) == set() and seen_online() == (False, False)
+    place = online.claim_socket(bob.pk, "bob's lobby")
+    assert online.online([ana.pk, bob.pk]) == {bob.pk} and seen_online() == (True, True)
+    online.release_socket(place, "bob's lobby")
+    assert seen_online() == (False, False)
 
 
 def test_the_pages_answer_and_refuse_by_post_only(client):

@@ -21,9 +21,9 @@ from ..catalog import get_game
 from ..events import running
 from ..models import ChatMessage, Event, Invitation, Match, Table
 from ..presenters import READING_THE_RULES, Presenter, Region
+from ..presenters.computers import bot_level_choices, computer_first_name, computer_name
 from ..presenters.words import per_language
-from ..tables import chat, play
-from ..tables.computers import bot_level_choices, computer_first_name, computer_name
+from ..tables import chat, matches
 from ..tables.quick import waiting_claims
 from .regions import LANGUAGE, RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
@@ -140,8 +140,8 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
     if match is not None:
         if match.status == Match.Status.RUNNING:
             context["chat_warning"] = spec.chat_warning(table.options)
-        if match.status == Match.Status.RUNNING and play.pause_active(match):
-            waiting = play.waiting_for_next_deal(match, snapshot.players)
+        if match.status == Match.Status.RUNNING and matches.pause_active(match):
+            waiting = matches.waiting_for_next_deal(match, snapshot.players)
             context["pause"] = DealPause(
                 int(match.paused_until.timestamp() * 1000),
                 tuple((player.seat, seats[player.seat]["name"]) for player in waiting),

@@ -17,7 +17,7 @@ from django.db import transaction
 
 from ..events import running
 from ..models import Match
-from ..tables import play
+from ..tables import matches, play
 from . import notify, snapshots
 from .batching import run_batched
 
@@ -34,7 +34,7 @@ async def move(
     """
     group = notify.table_group(table_id)
     if action is None:
-        if await run_batched(play.end_pause, table_id, version):
+        if await run_batched(matches.end_pause, table_id, version):
             await notify.send(group, notify.table_changed())
         return None
     # Batched: moves of tables that arrive together share a trip to the database thread.

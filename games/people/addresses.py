@@ -17,8 +17,7 @@ from django.core.mail import send_mail
 from django.utils.translation import gettext as _
 
 from ..models import Profile
-from ..tables import limits
-from . import friends
+from . import friends, limits
 
 #: Keeps these links' signatures apart from every other signed value of the site.
 SALT = "games.people.addresses"

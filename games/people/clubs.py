@@ -17,7 +17,7 @@ from confusable_homoglyphs import confusables
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Greatest, Least
 from django.utils.translation import gettext as _
 
@@ -33,6 +33,7 @@ from ..models import (
     new_invite_code,
 )
 from . import friends
+from .online import online
 from .text import skeleton
 
 Status, Role = Membership.Status, Membership.Role
@@ -304,7 +305,8 @@ def club_tables(club: Club) -> list[Table]:
 
 @dataclass
 class Line:
-    """One player's (or, in Belote, one partnership's) line of a club's standings."""
+    """One player's (or, in a game of partnerships, one partnership's) line of a club's
+    standings."""
 
     name: str
     played: int = 0
@@ -318,7 +320,7 @@ class GameStandings:
     game: str
     label: str
     players: list[Line] = field(default_factory=list)
-    #: Belote: the partnerships, by their two names.
+    #: A game of partnerships: the partnerships, by their two names.
     pairs: list[Line] = field(default_factory=list)
 
 
@@ -333,9 +335,10 @@ COUNTS = {
 
 def standings(club: Club) -> list[GameStandings]:
     """Each game's standings among the club's members: the finished matches played at the
-    club's tables, by player, and in Belote by partnership; most won first, the first
-    :data:`STANDINGS_LINES` of each. Added up by the database: a fixed number of queries,
-    each returning at most that many lines, however many matches the club has played."""
+    club's tables, by player, and in a game of partnerships (its teams are pairs) by
+    partnership; most won first, the first :data:`STANDINGS_LINES` of each.
+    Added up by the database: a fixed number of queries, each returning at most that many
+    lines, however many matches the club has played."""
     members = Membership.objects.filter(club=club, status=Status.ACTIVE).values("user_id")
     seats = MatchPlayer.objects.filter(
         match__table__club=club,
@@ -352,13 +355,15 @@ def standings(club: Club) -> list[GameStandings]:
             .order_by("-won", "lost", "user__username")[:STANDINGS_LINES]
         )
         pairs: list[Line] = []
-        if game == "belote":
+        teams = get_game(game).teams({})
+        if all(len(team) == 2 for team in teams):  # the game is played by partnerships
             partner = MatchPlayer.objects.filter(
-                match=OuterRef("match"), seat=OuterRef("seat") + 2, user__in=members
+                match=OuterRef("match"), seat=OuterRef("partner_seat"), user__in=members
             ).values("user__username")[:1]
             pairs = [
                 Line(f"{row['first']} & {row['second']}", *(row[k] for k in COUNTS))
-                for row in seats.filter(match__game=game, seat__lt=2)
+                for row in seats.filter(match__game=game, seat__in=[team[0] for team in teams])
+                .annotate(partner_seat=Case(*(When(seat=one, then=two) for one, two in teams)))
                 .annotate(partner=Subquery(partner))
                 .exclude(partner=None)
                 .annotate(
@@ -402,7 +407,7 @@ def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> 
     ).get_page(page_number)
     active = list(page)
     shown = friends.shows_online_to([m.user for m in active], viewer)
-    up = friends.online(list(shown))
+    up = online(shown)
     waiting = {
         status: list(rows.filter(status=status).order_by("created_at")[:LISTED])
         for status in (Status.REQUESTED, Status.INVITED, Status.BANNED)

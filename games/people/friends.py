@@ -12,7 +12,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db import transaction
 from django.db.models import Q
@@ -20,7 +19,8 @@ from django.utils.translation import gettext as _
 from friendship.models import Block, Friend, FriendshipRequest
 
 from ..models import Invitation, Presence, Profile, Table
-from ..tables import limits
+from . import limits
+from .online import online
 
 User = get_user_model()
 Audience = Profile.Audience
@@ -211,16 +211,6 @@ def shows_online_to(owners: list[AbstractBaseUser], viewer: AbstractBaseUser) ->
         for owner_id in ids
         if owner_id == viewer_id or owner_id in reaches.get(audience.get(owner_id, default), ())
     }
-
-
-def online(user_ids: list[int]) -> set[int]:
-    """Those of ``user_ids`` with a page of the site open (a socket, in any process)."""
-    places = {
-        f"sockets:{uid}:{n}": uid
-        for uid in user_ids
-        for n in range(settings.MAX_SOCKETS_PER_ACCOUNT)
-    }
-    return {places[key] for key in cache.get_many(list(places))}
 
 
 @dataclass

@@ -22,8 +22,8 @@ from .. import verify
 from ..catalog import Game, all_games, game_label, get_game
 from ..engines import chance, fair_deals
 from ..models import Match, MatchPlayer, Outcome, Rating, RatingChange
+from ..presenters.computers import computer_name
 from ..presenters.words import seats_label
-from ..tables.computers import computer_name
 from . import reviews
 from .replay import logged_moves, step_state
 

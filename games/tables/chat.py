@@ -9,9 +9,9 @@ from django.utils.translation import gettext_lazy
 
 from ..events import running
 from ..models import ChatMessage, Table
+from ..people import limits
 from ..people.moderation import active_mute
 from ..people.text import strip_invisible
-from . import limits
 from .rows import TableError
 
 #: At most RATE_COUNT messages per RATE_SECONDS per user.

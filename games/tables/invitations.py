@@ -17,8 +17,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ..models import Invitation, Table
-from ..people import addresses, clubs, friends
-from . import limits, seating
+from ..people import addresses, clubs, friends, limits
+from . import seating
 from .rows import TableError, lock_table
 
 #: Invitations waiting for an answer that the Invitations page lists.

@@ -20,10 +20,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from cardroom.proxies import client_ip
 
 from ..models import UsernameSkeleton
-from ..people import addresses, friends
+from ..people import addresses, friends, limits
 from ..people.text import skeleton
 from ..records import history
-from ..tables import limits
 from ..tables.lobby import my_tables
 from . import next_url
 

@@ -12,8 +12,8 @@ from cardroom.proxies import client_ip
 
 from ..catalog import all_games, game_label, get_game
 from ..models import Match
+from ..people import limits
 from ..records import history, reviews
-from ..tables import limits
 from . import game_or_404
 
 

@@ -21,11 +21,11 @@ from ..catalog import all_games, get_game
 from ..engines import fair_deals
 from ..events import running
 from ..models import Table
-from ..people import clubs, friends, moderation
+from ..people import clubs, friends
 from ..tables import invitations
 from ..tables.lobby import lobby_context, quick_games
 from ..tables.quick import ShownSecret, claim_computer_seat, play_now
-from ..tables.rows import TableError, create_table
+from ..tables.rows import TableError, abort_table, create_table
 from . import game_or_404, next_url
 from .forms import TableForm
 
@@ -207,7 +207,7 @@ def close_table(request: HttpRequest, code: str) -> HttpResponse:
     if table.status != Table.Status.OPEN:
         messages.error(request, _("Only a table that waits for players can be closed."))
     else:
-        moderation.abort_table(table.pk)
+        abort_table(table.pk)
         live.announce(table.pk, lobby=True)
         messages.success(request, _("The table is closed."))
     return redirect(next_url(request, "home"))
