@@ -32,6 +32,7 @@ from ..models import (
     Table,
     new_invite_code,
 )
+from ..refusals import Refusal
 from . import friends
 from .text import skeleton
 
@@ -45,7 +46,7 @@ LISTED = 50
 STANDINGS_LINES = 20
 
 
-class ClubError(ValueError):
+class ClubError(Refusal):
     """A club action that cannot be done; the message says why."""
 
 

@@ -20,10 +20,11 @@ from django.utils.translation import ngettext
 from ..catalog import get_game
 from ..engines import fair_deals
 from ..models import Club, Seat, Table
+from ..refusals import Refusal
 from . import limits
 
 
-class TableError(Exception):
+class TableError(Refusal):
     """A refused request; ``str(error)`` is a translated message fit for the player."""
 
 
