@@ -99,13 +99,13 @@ def play_now_view(request: HttpRequest) -> HttpResponse:
     if secret and request.POST.get("commitment") == fair_deals.commitment(secret):
         shown = ShownSecret(secret, request.POST.get("contribution", ""))
 
-    def seated() -> HttpResponse:
-        seat = play_now(request.user, game, shown)
-        if seat.how != "back":
-            live.announce(seat.table.pk, lobby=True)
-        return redirect(seat.table)
+    def sit() -> HttpResponse:
+        seated = play_now(request.user, game, shown)
+        if seated.how != "back":
+            live.announce(seated.table.pk, lobby=True)
+        return redirect(seated.table)
 
-    return done(request, "home", seated)
+    return done(request, "home", sit)
 
 
 @login_required
