@@ -271,3 +271,13 @@ def test_inviting_a_non_member_to_a_club_table_is_refused_at_once(client):
     invitation = invitations.invite(table.pk, ana, bob.username)
     assert invitations.answer(invitation.pk, bob, True)[1] == ""
     assert Seat.objects.get(table=table, user=bob)
+
+
+def test_a_posted_name_is_cut_to_a_username_s_length_and_a_name_no_account_has_is_refused(client):
+    ana, _bob = make_players(2)
+    client.force_login(ana)
+    page = client.post(reverse("block"), {"username": "x" * 200}, follow=True).content.decode()
+    assert f"There is no player called {'x' * 150}." in page
+    answer = client.post(reverse("block"), {"username": "player1\x00"}, follow=True)
+    assert "There is no player called ." in answer.content.decode()  # a message, not a 500
+    assert not Block.objects.exists()

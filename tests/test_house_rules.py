@@ -395,3 +395,159 @@ def test_the_rule_sees_a_module_that_spells_the_keys(tmp_path):
     for name, text in sources.items():
         (tmp_path / name).write_text(text)
     assert spelling("sockets:", sorted(tmp_path.glob("*.py")), tmp_path) == ["a.py", "b.py"]
+
+
+# -- One way to refuse: every refusal is a Refusal, and a posted username is read by one form.
+
+#: The calls that put a message into the player's language.
+TRANSLATING = {
+    "_",
+    "gettext",
+    "gettext_lazy",
+    "ngettext",
+    "ngettext_lazy",
+    "pgettext",
+    "pgettext_lazy",
+    "npgettext",
+    "npgettext_lazy",
+}
+
+
+def last_name(node: ast.AST) -> str:
+    """``C`` of ``C`` or ``a.b.C`` (a class or a function as the code names it), else ""."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def translates(node: ast.AST) -> bool:
+    """Whether the expression puts a message into the player's language."""
+    return any(
+        isinstance(inner, ast.Call) and last_name(inner.func) in TRANSLATING
+        for inner in ast.walk(node)
+    )
+
+
+def unrefused(paths: list[Path], root: Path = ROOT) -> tuple[list[str], set[str]]:
+    """``file: Class`` for each exception class in ``paths`` that carries a message for the
+    player (its name ends in ``Error``, or it is made with a translated message, or hands one
+    to its base) but does not derive from ``Refusal``; and the names of all that carry one."""
+    bases: dict[str, list[str]] = {}
+    where: dict[str, str] = {}
+    said: set[str] = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = [last_name(base) for base in node.bases]
+                where[node.name] = str(path.relative_to(root))
+                if any(
+                    isinstance(inner, ast.Call)
+                    and last_name(inner.func) == "__init__"
+                    and any(translates(arg) for arg in inner.args)
+                    for inner in ast.walk(node)
+                ):
+                    said.add(node.name)
+            elif isinstance(node, ast.Call) and node.args and translates(node.args[0]):
+                said.add(last_name(node.func))
+
+    def ancestry(name: str) -> set[str]:
+        """``name`` and the names of every class it derives from, as far as ``paths`` tell."""
+        seen, todo = set(), [name]
+        while todo:
+            if (current := todo.pop()) not in seen:
+                seen.add(current)
+                todo.extend(bases.get(current, []))
+        return seen
+
+    exceptions = {
+        name
+        for name in bases
+        if any(base.endswith(("Error", "Exception", "Refusal")) for base in ancestry(name))
+    }
+    carrying = {name for name in exceptions if name.endswith("Error") or name in said}
+    wrong = [f"{where[name]}: {name}" for name in carrying if "Refusal" not in ancestry(name)]
+    return sorted(wrong), carrying
+
+
+def test_every_exception_with_a_message_for_the_player_is_a_refusal():
+    wrong, carrying = unrefused(sorted((ROOT / "games").rglob("*.py")))
+    assert {"FriendError", "ClubError", "EventError", "TableError", "AddressError"} <= carrying
+    assert {"NoMatch", "BadFrame"} <= carrying  # a message handed to the base, or raised with one
+    assert "BadLog" not in carrying  # the verifier's errors are for whoever runs it
+    assert wrong == []
+
+
+def test_the_rule_sees_an_exception_with_a_message_that_is_no_refusal(tmp_path):
+    sources = {
+        "games/refusals.py": "class Refusal(Exception):\n    pass\n",
+        "games/a.py": (
+            "from .refusals import Refusal\n"
+            "class GoodError(Refusal):\n    pass\n"
+            "class Later(GoodError):\n    pass\n"
+            "def f():\n    raise Later(_('No.'))\n"
+        ),
+        "games/b.py": "class OldError(ValueError):\n    '''The message says why.'''\n",
+        "games/c.py": (
+            "from django.utils.translation import gettext as _\n"
+            "class Denied(Exception):\n    pass\n"
+            "def f(name):\n    raise Denied(_('No %(name)s.') % {'name': name})\n"
+        ),
+        "games/d.py": (
+            "class Quiet(Exception):\n    pass\n"
+            "class Gone(Quiet):\n"
+            "    def __init__(self):\n        super().__init__(gettext_lazy('Gone.'))\n"
+        ),
+        "games/e.py": "class Label:\n    pass\nLABEL = Label(_('Name'))\n",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    wrong, _carrying = unrefused(sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert wrong == ["games/b.py: OldError", "games/c.py: Denied", "games/d.py: Gone"]
+
+
+def posted_reads(paths: list[Path], field: str, root: Path = ROOT) -> list[str]:
+    """``file:line`` for each direct read of the posted ``field`` (``….POST.get(field)``,
+    ``….POST.getlist(field)``, ``….POST[field]``)."""
+    found = []
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                read = node.func.attr in ("get", "getlist") and node.args
+                source, key = node.func.value, node.args[0] if read else None
+            elif isinstance(node, ast.Subscript):
+                source, key = node.value, node.slice
+            else:
+                continue
+            if (
+                isinstance(source, ast.Attribute)
+                and source.attr == "POST"
+                and isinstance(key, ast.Constant)
+                and key.value == field
+            ):
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_no_view_reads_a_posted_username_but_through_the_username_form():
+    paths = sorted((ROOT / "games").rglob("*.py"))
+    assert posted_reads(paths, "next")  # the walk sees the views' reads of the form
+    assert posted_reads(paths, "username") == []
+
+
+def test_the_rule_sees_every_direct_read_of_a_posted_username(tmp_path):
+    sources = {
+        "games/views/a.py": 'def v(request):\n    return request.POST.get("username", "")[:150]\n',
+        "games/views/b.py": 'def v(request):\n    name = request.POST["username"]\n',
+        "games/c.py": 'def v(r):\n    return r.POST.getlist("username")\n',
+        "games/views/ok.py": (
+            "def v(request):\n"
+            "    name = UsernameForm.named_in(request)\n"
+            '    return request.POST.get("user"), request.GET.get("username"), {}.get("username")\n'
+        ),
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = posted_reads(sorted(tmp_path.rglob("*.py")), "username", tmp_path)
+    assert found == ["games/c.py:2", "games/views/a.py:2", "games/views/b.py:2"]

@@ -26,6 +26,7 @@ from ..catalog import get_game
 from ..engines import duplicate, fair_deals
 from ..models import Club, Event, EventPair, EventTable, Match, Seat, Table
 from ..people import clubs
+from ..refusals import Refusal
 from ..tables.matches import begin_match
 from ..tables.quick import default_options
 from . import par, results
@@ -36,7 +37,7 @@ MAX_DEALS_PER_ROUND = 8
 MAX_PAIRS = 32
 
 
-class EventError(ValueError):
+class EventError(Refusal):
     """An event action that cannot be done; the message says why."""
 
 

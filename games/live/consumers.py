@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from ..events import running
 from ..models import ChatMessage, Table
 from ..people import online
+from ..refusals import Refusal
 from ..tables import chat, matches, play, rows, seating
 from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
@@ -64,7 +65,7 @@ ANNOUNCE_FIELD = re.compile(r"announce-(d[0-9]|belot)")
 logger = logging.getLogger(__name__)
 
 
-class BadFrame(ValueError):
+class BadFrame(Refusal):
     """A client frame that is not a well-formed request; the message says what is wrong."""
 
 

@@ -17,6 +17,7 @@ from django.core.mail import send_mail
 from django.utils.translation import gettext as _
 
 from ..models import Profile
+from ..refusals import Refusal
 from . import friends, limits
 
 #: Keeps these links' signatures apart from every other signed value of the site.
@@ -25,7 +26,7 @@ SALT = "games.people.addresses"
 MAX_AGE = 3 * 24 * 3600
 
 
-class AddressError(ValueError):
+class AddressError(Refusal):
     """A confirmation that cannot be done; the message says why."""
 
 

@@ -32,6 +32,7 @@ from ..models import (
     Table,
     new_invite_code,
 )
+from ..refusals import Refusal
 from . import friends
 from .online import online
 from .text import skeleton
@@ -46,7 +47,7 @@ LISTED = 50
 STANDINGS_LINES = 20
 
 
-class ClubError(ValueError):
+class ClubError(Refusal):
     """A club action that cannot be done; the message says why."""
 
 

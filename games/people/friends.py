@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from friendship.models import Block, Friend, FriendshipRequest
 
 from ..models import Invitation, Presence, Profile, Table
+from ..refusals import Refusal
 from . import limits
 from .online import online
 
@@ -31,7 +32,7 @@ FRIENDS_PER_PAGE = 50
 LISTED = 50
 
 
-class FriendError(ValueError):
+class FriendError(Refusal):
     """A friends' action that cannot be done; the message says why."""
 
 

@@ -20,11 +20,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..models import ChatMessage, Match, MatchPlayer, Report, Sanction
+from ..refusals import Refusal
 from . import limits
 from .text import strip_invisible
 
 
-class ReportError(ValueError):
+class ReportError(Refusal):
     """A report that cannot be filed; the message says why."""
 
 

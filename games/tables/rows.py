@@ -23,9 +23,10 @@ from ..catalog import get_game
 from ..engines import fair_deals
 from ..models import Club, Match, Seat, Table
 from ..people import limits
+from ..refusals import Refusal
 
 
-class TableError(Exception):
+class TableError(Refusal):
     """A refused request; ``str(error)`` is a translated message fit for the player."""
 
 

@@ -13,7 +13,8 @@ from django.views.decorators.http import require_http_methods
 
 from ..events import running
 from ..models import ChatMessage
-from ..people.moderation import ReportError, report
+from ..people.moderation import report
+from ..refusals import Refusal
 from . import next_url
 from .forms import ReportForm
 
@@ -26,7 +27,7 @@ def _report_page(
     if request.method == "POST" and form.is_valid():
         try:
             _report, created = file_report(form.reason())
-        except ReportError as error:
+        except Refusal as error:
             form.add_error(None, str(error))
         else:
             if created:

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils.html import escape
@@ -22,12 +22,13 @@ from ..engines import fair_deals
 from ..events import running
 from ..models import Table
 from ..people import clubs, friends
+from ..refusals import Refusal
 from ..tables import invitations
 from ..tables.lobby import lobby_context, quick_games
 from ..tables.quick import ShownSecret, claim_computer_seat, play_now
-from ..tables.rows import TableError, abort_table, create_table
-from . import game_or_404, next_url
-from .forms import TableForm
+from ..tables.rows import abort_table, create_table
+from . import done, game_or_404, next_url
+from .forms import TableForm, UsernameForm
 
 #: The session key of the secret of the player's next "Play now" table: its commitment is on
 #: the page before their browser's contribution comes with the click.
@@ -77,7 +78,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 is_private=table_form.cleaned_data["is_private"],
                 turn_seconds=table_form.cleaned_data["turn_seconds"] or 0,
             )
-        except TableError as error:
+        except Refusal as error:
             table_form.add_error(None, str(error))
     if table is None:
         context = lobby_context(request.user)
@@ -97,14 +98,14 @@ def play_now_view(request: HttpRequest) -> HttpResponse:
     shown = None
     if secret and request.POST.get("commitment") == fair_deals.commitment(secret):
         shown = ShownSecret(secret, request.POST.get("contribution", ""))
-    try:
+
+    def sit() -> HttpResponse:
         seated = play_now(request.user, game, shown)
-    except TableError as error:
-        messages.error(request, str(error))
-        return redirect("home")
-    if seated.how != "back":
-        live.announce(seated.table.pk, lobby=True)
-    return redirect(seated.table)
+        if seated.how != "back":
+            live.announce(seated.table.pk, lobby=True)
+        return redirect(seated.table)
+
+    return done(request, "home", sit)
 
 
 @login_required
@@ -124,17 +125,14 @@ def join_quick_table(request: HttpRequest, code: str) -> HttpResponse:
     """Take a computer player's seat at this quick table from the next deal (the lobby's
     "Join", an htmx request)."""
     table = get_object_or_404(Table, code=code)
-    try:
+
+    def claimed() -> HttpResponse:
         claim_computer_seat(table.pk, request.user)
-    except TableError as error:
-        messages.error(request, str(error))
-        target = resolve_url("home")
-    else:
         live.announce(table.pk, lobby=True)
         target = table.get_absolute_url()
-    if request.htmx:
-        return HttpResponseClientRedirect(target)
-    return redirect(target)
+        return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+
+    return done(request, "home", claimed)
 
 
 @login_required
@@ -187,10 +185,10 @@ def invite_friend(request: HttpRequest, code: str) -> HttpResponse:
         invitation = invitations.invite(
             table.pk,
             request.user,
-            request.POST.get("username", "")[:150],
+            UsernameForm.named_in(request),
             int(seat) if seat.isdigit() else None,
         )
-    except TableError as error:
+    except Refusal as error:
         return HttpResponse(escape(str(error)))
     live.notice(invitation.to_user_id, "invitation", invitation.pk)
     invitations.mail(invitation, request.build_absolute_uri(table.get_absolute_url()))
