@@ -17,7 +17,7 @@ from games.events import results, running
 from games.events.running import EventError
 from games.live import presence
 from games.models import Club, Event, EventTable, Match, RatingChange, Table
-from games.people import clubs
+from games.people import access, clubs
 from games.tables import play
 from games.tables.rows import TableError
 
@@ -232,6 +232,29 @@ def test_nothing_of_a_round_shows_before_every_table_finished_it(client):
     assert client.get(reverse("event_log", args=[event.pk])).status_code == 200
 
 
+def test_after_the_event_its_deal_reviews_show_to_whoever_may_see_it(client):
+    players, event = registered_event(rounds=1, deals=2)
+    running.start(event, players[0])
+    event.refresh_from_db()
+    tables = {place.table_id for place in round_tables(event, 1)}
+    assert finish_round(event, 1).finished
+    # The reviews the results page links: every played deal of every table.
+    links = [
+        (table.match, reverse("deal_review", args=[table.match.pk, table.number]))
+        for deal in results.revealed_deals(event)
+        for table in deal.tables
+        if table.result["contract"]
+    ]
+    assert {match.table_id for match, _url in links} == tables
+    member = players[4]  # in the club, at no table of the event
+    other = players[0]  # at one table of it, not at the other
+    for viewer in (member, other):
+        client.force_login(viewer)
+        for match, url in links:
+            assert client.get(url).status_code == 200, (viewer, url)
+            assert client.get(reverse("match", args=[match.pk])).status_code == 200
+
+
 def test_standings_give_matchpoints_by_the_rule():
     players, event = registered_event()
     running.start(event, players[0])
@@ -314,7 +337,7 @@ def test_an_event_table_shows_only_to_its_players_until_its_round_is_over(client
     assert client.get(url).status_code == 404
     assert presence.join(first.table.code, outsider, "test-channel") is None
     seated = first.table.seats.exclude(user=None).first().user
-    assert running.may_open(first.table_id, seated)
+    assert access.may_open(first.table_id, seated)
     finish_round(event, 1)
     assert client.get(url).status_code == 200
     assert presence.join(first.table.code, outsider, "test-channel") == first.table_id

@@ -6,6 +6,7 @@ modules at its top, the rest housed by what they are about."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -215,3 +216,61 @@ def test_no_import_runs_up_a_layer():
         for line in imports_of(package, sorted((ROOT / folder).rglob("*.py")))
     ]
     assert found == []
+
+
+#: The one home of who may open, watch, sit at, or see the record of a table or match.
+ACCESS = "games/people/access.py"
+#: Who else reads blocks: the block list itself, and who may reach whom (requests, presence).
+BLOCK_LIST = "games/people/friends.py"
+#: A function named as an answer to "who may open, see, sit at or watch this".
+ACCESS_ANSWER = re.compile(r"(may_(open|see|sit|watch)\w*|\w*(visible|shown|listed)_to)")
+
+
+def access_answers_elsewhere(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """``file: name`` for each function outside :data:`ACCESS` named as an access answer, and
+    each import of friendship's ``Block`` outside it and :data:`BLOCK_LIST`."""
+    found = []
+    for path in paths:
+        where = str(path.relative_to(root))
+        if where == ACCESS:
+            continue
+        tree = ast.parse(path.read_text(), where)
+        found += [
+            f"{where}: {node.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and ACCESS_ANSWER.fullmatch(node.name)
+        ]
+        if where != BLOCK_LIST:
+            found += [
+                f"{where}: {name}"
+                for name in imported(path, root)
+                if name == "friendship.models.Block"
+            ]
+    return found
+
+
+def test_who_may_open_sit_or_see_is_answered_in_one_place():
+    paths = sorted((ROOT / "games").rglob("*.py"))
+    assert ROOT / ACCESS in paths and ROOT / "games" / "tables" / "seating.py" in paths
+    assert access_answers_elsewhere(paths) == []
+
+
+def test_the_rule_sees_an_access_answer_outside_its_home(tmp_path):
+    sources = {
+        "games/tables/seats.py": "from friendship.models import Block\n",
+        "games/events/run.py": "def may_open(table_id, user):\n    return True\n",
+        "games/records/hist.py": "async def records_visible_to(viewer):\n    return None\n",
+        "games/people/friends.py": "from friendship.models import Block\n",
+        "games/people/access.py": "from friendship.models import Block\ndef may_sit(t, u): ...\n",
+        "games/ok.py": "from friendship.models import Friend\ndef shows_online_to(o, v): ...\n",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = access_answers_elsewhere(sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert found == [
+        "games/events/run.py: may_open",
+        "games/records/hist.py: records_visible_to",
+        "games/tables/seats.py: friendship.models.Block",
+    ]

@@ -300,20 +300,6 @@ def my_table(event: Event, user: AbstractBaseUser) -> Table | None:
     return place.table if place else None
 
 
-def may_open(table_id: int, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may open the table (its page, watching it, its chat): a club's table
-    shows only to the club's members, and an event's table only to its players until every
-    table of its round has finished (a watcher could pass its deals on)."""
-    table = Table.objects.select_related("club").filter(pk=table_id).first()
-    if table is None or not clubs.may_see(table, user):
-        return False
-    return not (
-        EventTable.objects.filter(table_id=table_id, revealed=False)
-        .exclude(table__seats__user_id=user.pk)
-        .exists()
-    )
-
-
 def tables_to_drive(table_id: int) -> list[int]:
     """The running tables of the same event round as ``table_id`` where only computers sit:
     nobody connects to them, so a player's connection wakes their computers."""

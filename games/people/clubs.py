@@ -380,17 +380,6 @@ def standings(club: Club) -> list[GameStandings]:
     return result
 
 
-def may_sit(table: Table, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may take a seat at ``table``: anyone, but only members at a club's."""
-    return may_see(table, user)
-
-
-def may_see(table: Table, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may see ``table`` (its page, watching, its chat): anyone, but only
-    members at a club's."""
-    return table.club_id is None or is_member(table.club, user)
-
-
 def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> dict[str, object]:
     """What the club's page lists of its people: a page of its active members (by name, with
     presence where they show it to the viewer), and for admins the oldest :data:`LISTED`

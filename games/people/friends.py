@@ -21,6 +21,7 @@ from friendship.models import Block, Friend, FriendshipRequest
 
 from ..models import Invitation, Presence, Profile, Table
 from ..tables import limits
+from . import access
 
 User = get_user_model()
 Audience = Profile.Audience
@@ -252,13 +253,15 @@ def friend_rows(viewer: AbstractBaseUser, page_number: Any = 1) -> tuple[Page, l
         f for f in friends if (choices.get(f.pk) or Profile(user=f)).online_to != Audience.NOBODY
     ]
     up = online([f.pk for f in shown])
-    mine = Q(is_private=False) | Q(owner=viewer) | Q(seats__user=viewer)
-    mine |= Q(invitations__to_user=viewer, invitations__status=Invitation.Status.PENDING)
     at: dict[int, list[Table]] = {}
     presences = (
         Presence.objects.live()
         .filter(user__in=[f.pk for f in shown if f.pk in up])
-        .filter(table__in=Table.objects.filter(mine).exclude(status=Table.Status.ABORTED))
+        .filter(
+            table__in=Table.objects.filter(access.tables_listed_to(viewer)).exclude(
+                status=Table.Status.ABORTED
+            )
+        )
         .select_related("table")
     )
     for presence in presences:

@@ -14,7 +14,7 @@ from .. import live
 from ..events import par, results, running
 from ..live.moves import event_news
 from ..models import Event
-from ..people import clubs
+from ..people import access, clubs
 from .clubs import EventForm, _club
 
 #: The most club members the registration form lists as partners.
@@ -23,7 +23,7 @@ MAX_PARTNER_CHOICES = 200
 
 def _event(pk: int, user) -> Event:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    if event.club.hidden and not user.is_staff:
+    if not access.may_see_event(event, user):
         raise Http404
     return event
 
