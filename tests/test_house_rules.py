@@ -274,3 +274,20 @@ def test_the_rule_sees_an_access_answer_outside_its_home(tmp_path):
         "games/records/hist.py: records_visible_to",
         "games/tables/seats.py: friendship.models.Block",
     ]
+
+
+def test_the_door_imports_nothing_of_events():
+    paths = sorted((ROOT / "games" / "live").rglob("*.py"))
+    assert ROOT / "games" / "live" / "moves.py" in paths
+    assert imports_of("games.events", paths) == []
+
+
+def test_the_rule_sees_the_door_import_events(tmp_path):
+    (tmp_path / "games" / "live").mkdir(parents=True)
+    (tmp_path / "games" / "live" / "moves.py").write_text("from ..events import running\n")
+    (tmp_path / "games" / "live" / "ok.py").write_text("from ..tables import extensions\n")
+    found = imports_of("games.events", sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert found == [
+        "games/live/moves.py: games.events",
+        "games/live/moves.py: games.events.running",
+    ]

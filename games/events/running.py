@@ -26,6 +26,7 @@ from ..catalog import get_game
 from ..engines import duplicate, fair_deals
 from ..models import Club, Event, EventPair, EventTable, Match, Seat, Table
 from ..people import clubs
+from ..tables.extensions import Notice
 from ..tables.matches import begin_match
 from ..tables.quick import default_options
 from . import par, results
@@ -286,6 +287,23 @@ def table_finished(table_id: int) -> Started | None:
         event.save(update_fields=["status", "finished_at"])
         transaction.on_commit(partial(par.schedule, event.pk))
         return Started(event, place.round, finished=True, players=people)
+
+
+def notices(started: Started) -> list[Notice]:
+    """What tells the players that a round began (each where to sit, their pages waking the
+    round's tables) or that the event is over."""
+    kind = "event_over" if started.finished else "event_round"
+    return [
+        Notice(pk, kind, started.event.pk, started.seats.get(pk, ""), tuple(started.tables))
+        for pk in started.players
+    ]
+
+
+def match_ended(table_id: int) -> list[Notice]:
+    """:func:`table_finished` as the match's end is announced (``tables.extensions``): what
+    began, as notices for the players."""
+    started = table_finished(table_id)
+    return notices(started) if started is not None else []
 
 
 def my_table(event: Event, user: AbstractBaseUser) -> Table | None:

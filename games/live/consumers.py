@@ -27,9 +27,8 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ..events import running
 from ..models import ChatMessage, Table
-from ..tables import chat, limits, play, rows, seating
+from ..tables import chat, extensions, limits, play, rows, seating
 from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
@@ -301,7 +300,9 @@ class NoticeConsumer(AuthenticatedConsumer):
     async def notice_show(self, event: dict[str, Any]) -> None:
         for table_id in event.get("tables", ()):
             autoplay.kick(table_id)  # an event round's tables where only computers sit
-        html = await database_sync_to_async(render_notice)(self.user, event["kind"], event["pk"])
+        html = await database_sync_to_async(render_notice)(
+            self.user, event["kind"], event["pk"], event.get("table", "")
+        )
         if html:
             await self.send(text_data=html)
 
@@ -372,8 +373,8 @@ class TableConsumer(AuthenticatedConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
         await self.send_frame(full=True)
-        for table_id in await database_sync_to_async(running.tables_to_drive)(self.table_id):
-            autoplay.kick(table_id)  # nobody connects to an event's tables of computers
+        for table_id in await database_sync_to_async(extensions.tables_to_wake)(self.table_id):
+            autoplay.kick(table_id)  # nobody connects to them
         # Everyone's presence dots change; a pending computer move resumes (e.g. after a
         # server restart) through the table-changed handler.
         await notify.send(self.group, notify.table_changed())

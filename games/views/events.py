@@ -12,7 +12,6 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import live
 from ..events import par, results, running
-from ..live.moves import event_news
 from ..models import Event
 from ..people import access, clubs
 from .clubs import EventForm, _club
@@ -31,7 +30,7 @@ def _event(pk: int, user) -> Event:
 def _tell(started: running.Started | None) -> None:
     """Tell the players of a round that began where to sit."""
     if started is not None:
-        for group, message in event_news(started):
+        for group, message in live.notify.notice_messages(running.notices(started)):
             live.notify.send_sync(group, message)
 
 
