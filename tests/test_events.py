@@ -3,10 +3,13 @@ round shown before every table finished it, standings by matchpoints, the publis
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from io import StringIO
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
@@ -15,7 +18,8 @@ from games import verify
 from games.engines import belote, duplicate
 from games.events import results, running
 from games.events.running import EventError
-from games.live import presence
+from games.live import moves, notify, presence
+from games.live.frames import render_notice
 from games.models import Club, Event, EventTable, Match, RatingChange, Table
 from games.people import access, clubs
 from games.tables import play
@@ -253,6 +257,44 @@ def test_after_the_event_its_deal_reviews_show_to_whoever_may_see_it(client):
         for match, url in links:
             assert client.get(url).status_code == 200, (viewer, url)
             assert client.get(reverse("match", args=[match.pk])).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_the_last_move_of_a_round_through_the_door_starts_the_next_round():
+    players, event = await sync_to_async(registered_event)(rounds=2, deals=1)
+    await sync_to_async(running.start)(event, players[0])
+    first, second = await sync_to_async(round_tables)(event, 1)
+    await sync_to_async(play_out)(first.table_id)
+    seat, action, version = await sync_to_async(last_move_but_one_played)(second.table_id)
+    layer = get_channel_layer()
+    heard = await layer.new_channel()
+    await layer.group_add(notify.notices_group(players[0].pk), heard)
+    await moves.move(second.table_id, None, action, version, seat=seat)
+    await sync_to_async(event.refresh_from_db)()
+    assert event.current_round == 2
+    told = await asyncio.wait_for(layer.receive(heard), timeout=15)
+    mine = await sync_to_async(running.my_table)(event, players[0])
+    assert (told["kind"], told["pk"], told["table"]) == ("event_round", event.pk, mine.code)
+    notice = await sync_to_async(render_notice)(players[0], told["kind"], told["pk"], told["table"])
+    assert mine.get_absolute_url() in notice
+
+
+def last_move_but_one_played(table_id: int) -> tuple[int, str, int]:
+    """Play the table's match up to its last move; that move's seat, action and version."""
+    match = Match.objects.get(table_id=table_id)
+    state = belote.loads(match.state)
+    while True:
+        seat = state.to_act
+        action = belote.legal_actions(state, seat)[-1]
+        after = belote.apply(state, seat, action)
+        if after.to_act is None:
+            return seat, action, match.version
+        match = play.apply_action(table_id, None, action, match.version, seat=seat).match
+        if match.paused_until is not None:
+            Match.objects.filter(pk=match.pk).update(paused_until=None)
+        state = belote.loads(match.state)
 
 
 def test_standings_give_matchpoints_by_the_rule():
