@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from ..catalog import get_game
 from ..engines import duplicate, fair_deals
 from ..models import Club, Event, EventPair, EventTable, Match, Seat, Table
-from ..people import clubs
+from ..people import access, clubs
 from ..tables.extensions import Notice
 from ..tables.matches import begin_match
 from ..tables.quick import default_options
@@ -110,7 +110,7 @@ def register(
         event = Event.objects.select_for_update().get(pk=event.pk)
         if event.status != Event.Status.REGISTRATION:
             raise EventError(_("Registration for this event is closed."))
-        if not clubs.is_member(event.club, user):
+        if not access.is_member(event.club, user):
             raise EventError(_("Only the club's members can play in its events."))
         partner = None
         if partner_name.strip():
@@ -119,7 +119,7 @@ def register(
                 .objects.filter(username__iexact=partner_name.strip(), is_active=True)
                 .first()
             )
-            if partner is None or not clubs.is_member(event.club, partner):
+            if partner is None or not access.is_member(event.club, partner):
                 raise EventError(
                     _("%(name)s is not a member of this club.") % {"name": partner_name.strip()}
                 )

@@ -19,7 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, OuterRef, Q
 from friendship.models import Block
 
-from ..models import Event, Invitation, MatchPlayer, Membership, Seat, Table
+from ..models import Club, Event, Invitation, MatchPlayer, Membership, Seat, Table
 
 #: Tables any list may show anyone (the lobby's): public ones; a private table is reached by
 #: its code, or from the lists of those it concerns (:func:`tables_listed_to`).
@@ -35,19 +35,23 @@ class Barrier(Enum):
     CLUB = "club"
 
 
-def admitted_by_club(table: Table, user: AbstractBaseUser) -> bool:
-    """Whether the table's club lets ``user`` in: anyone at a table of no club; at a club's,
-    only its active members, and nobody when it is hidden (as ``clubs.is_member`` says)."""
-    if table.club_id is None:
-        return True
+def is_member(club: Club, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` is an active member (admins included) of a club that is not hidden:
+    who sees and joins its tables and plays in its events."""
     return (
         user.is_authenticated
         and user.is_active
-        and not table.club.hidden
+        and not club.hidden
         and Membership.objects.filter(
-            club_id=table.club_id, user_id=user.pk, status=Membership.Status.ACTIVE
+            club=club, user_id=user.pk, status=Membership.Status.ACTIVE
         ).exists()
     )
+
+
+def admitted_by_club(table: Table, user: AbstractBaseUser) -> bool:
+    """Whether the table's club lets ``user`` in: anyone at a table of no club, only its
+    members at a club's."""
+    return table.club_id is None or is_member(table.club, user)
 
 
 def _blocked_by_creator(table: Table, user: AbstractBaseUser) -> bool:

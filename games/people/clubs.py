@@ -59,16 +59,6 @@ def membership(club: Club, user: AbstractBaseUser) -> Membership | None:
     return Membership.objects.filter(club=club, user=user).first()
 
 
-def is_member(club: Club, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` is an active member (admins included) of a club that is not hidden."""
-    return (
-        user.is_authenticated
-        and user.is_active
-        and not club.hidden
-        and Membership.objects.filter(club=club, user=user, status=Status.ACTIVE).exists()
-    )
-
-
 def is_admin(club: Club, user: AbstractBaseUser) -> bool:
     return (
         user.is_authenticated

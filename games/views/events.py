@@ -78,7 +78,7 @@ def _page(request: HttpRequest, event: Event, progress: list | None = None) -> d
         if par_pending:
             par.schedule(event.pk)
     pair = running.pair_of(event, request.user)
-    is_member = clubs.is_member(event.club, request.user)
+    is_member = access.is_member(event.club, request.user)
     partners = (
         running.free_members(event, request.user, MAX_PARTNER_CHOICES + 1)
         if event.status == Event.Status.REGISTRATION and is_member and pair is None
