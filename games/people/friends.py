@@ -146,8 +146,9 @@ def remove_friend(user: AbstractBaseUser, username: str) -> None:
 
 
 def block(user: AbstractBaseUser, username: str) -> None:
-    """Block ``username``: no requests, invitations or presence either way, no seat at the
-    player's private tables; a friendship and what is waiting between them end."""
+    """Block ``username``: no requests, invitations or presence either way, and the player's
+    private tables neither open nor seat them (``access``); a friendship and what is waiting
+    between them end."""
     other = player_named(username)
     if other.pk == user.pk:
         raise FriendError(_("You cannot block yourself."))
