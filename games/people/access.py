@@ -76,6 +76,13 @@ def may_sit(table: Table, user: AbstractBaseUser) -> bool:
     return seat_barrier(table, user) is None
 
 
+def _closed_to(user: AbstractBaseUser) -> Q:
+    """Tables that open to ``user`` only if they sit there: an event's table whose round is
+    still being played, a private table whose creator blocks them."""
+    blockers = Block.objects.filter(blocked_id=user.pk).values("blocker_id")
+    return Q(event_table__revealed=False) | Q(is_private=True, owner_id__in=blockers)
+
+
 def may_open(table: Table | int, user: AbstractBaseUser) -> bool:
     """Whether ``user`` may open ``table`` (a table or its id): its page, watching it, its
     chat. A player seated there may, whatever blocks came since, if the club lets them in."""
@@ -85,11 +92,10 @@ def may_open(table: Table | int, user: AbstractBaseUser) -> bool:
             return False
     if not admitted_by_club(table, user):
         return False
-    if not user.is_authenticated:
-        return not Table.objects.filter(pk=table.pk, event_table__revealed=False).exists()
-    blockers = Block.objects.filter(blocked_id=user.pk).values("blocker_id")
-    closed = Q(event_table__revealed=False) | Q(is_private=True, owner_id__in=blockers)
-    return not (Table.objects.filter(closed, pk=table.pk).exclude(seats__user_id=user.pk).exists())
+    closed = Table.objects.filter(_closed_to(user), pk=table.pk)
+    if user.is_authenticated:
+        closed = closed.exclude(seats__user_id=user.pk)
+    return not closed.exists()
 
 
 def tables_listed_to(viewer: AbstractBaseUser) -> Q:
@@ -102,10 +108,8 @@ def tables_listed_to(viewer: AbstractBaseUser) -> Q:
             table=OuterRef("pk"), to_user_id=viewer.pk, status=Invitation.Status.PENDING
         )
     )
-    blockers = Block.objects.filter(blocked_id=viewer.pk).values("blocker_id")
     listed = LISTED_TO_ALL | Q(owner_id=viewer.pk) | Q(seated) | Q(invited)
-    closed = Q(event_table__revealed=False) | Q(is_private=True, owner_id__in=blockers)
-    return listed & (Q(seated) | ~closed)
+    return listed & (Q(seated) | ~_closed_to(viewer))
 
 
 def may_see_event(event: Event, user: AbstractBaseUser) -> bool:
