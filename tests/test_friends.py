@@ -8,10 +8,11 @@ import pytest
 from django.urls import reverse
 from friendship.models import Block, Friend, FriendshipRequest
 
+from games.live import presence
 from games.models import Club, Invitation, Profile, Seat, Table
 from games.people import clubs, friends, online
 from games.people.friends import FriendError
-from games.tables import invitations, rows, seating
+from games.tables import chat, invitations, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, make_players
@@ -142,6 +143,33 @@ def test_a_blocked_player_cannot_sit_at_a_private_table():
     assert Block.objects.count() == 1
     friends.unblock(ana, bob.username)
     assert seating.take_seat(table.pk, bob, 1)
+
+
+def test_a_blocked_player_can_neither_open_watch_chat_at_nor_be_invited_to_a_private_table(
+    client,
+):
+    ana, bob, cid, dan = make_players(4)
+    table = waiting_table(ana)
+    seating.take_seat(table.pk, dan, 2)  # sits down before Ana blocks him
+    public = rows.create_table(ana, "belote", OPTIONS, is_private=False)
+    befriend(cid, bob)
+    seating.take_seat(table.pk, cid, 1)
+    friends.block(ana, bob.username)
+    friends.block(ana, dan.username)
+    client.force_login(bob)
+    assert client.get(table.get_absolute_url()).status_code == 404
+    assert presence.join(table.code, bob, "bob-socket") is None
+    with pytest.raises(TableError, match="cannot chat"):
+        chat.post_message(table.pk, bob, "hello")
+    with pytest.raises(TableError, match="player1 cannot sit at this private table"):
+        invitations.invite(table.pk, cid, bob.username)
+    assert not Invitation.objects.exists()
+    # A public table of hers opens to him; a player seated before the block keeps his seat's.
+    assert client.get(public.get_absolute_url()).status_code == 200
+    assert presence.join(table.code, dan, "dan-socket") == table.pk
+    friends.unblock(ana, bob.username)
+    assert client.get(table.get_absolute_url()).status_code == 200
+    assert presence.join(table.code, bob, "bob-socket") == table.pk
 
 
 def test_only_players_at_a_table_invite_and_only_while_it_waits():

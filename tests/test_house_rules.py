@@ -8,6 +8,7 @@ online are spelt by their owner alone."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -252,16 +253,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 UTILITIES = LAYERS[5]
 #: Packages of one layer that may not import each other either.
 APART = {frozenset({"events", "live"})}
-#: Imports that still cross the layers, each to go with its own change (a match's end
-#: announced to whoever registered for it, so ``live`` knows nothing of events; who may open a
-#: table asked of ``games.people.access``): exactly those of today, and nothing may join them.
-KNOWN_CROSSINGS = {
-    ("games/live/consumers.py", "events"),
-    ("games/live/frames.py", "events"),
-    ("games/live/moves.py", "events"),
-    ("games/live/presence.py", "events"),
-    ("games/tables/chat.py", "events"),
-}
 
 
 def layer_crossings(
@@ -285,9 +276,8 @@ def layer_crossings(
 
 
 def games_imports() -> list[tuple[str, str, str]]:
-    """The imports between the packages of ``games``, but for :data:`KNOWN_CROSSINGS`."""
-    found = package_imports(sorted((ROOT / "games").rglob("*.py")))
-    return [line for line in found if (line[0], line[2]) not in KNOWN_CROSSINGS]
+    """The imports between the packages of ``games``."""
+    return list(package_imports(sorted((ROOT / "games").rglob("*.py"))))
 
 
 def package_graph(imports: list[tuple[str, str, str]]) -> dict[str, set[str]]:
@@ -333,12 +323,6 @@ def test_the_rule_sees_a_circle_of_packages_that_no_module_closes(tmp_path):
 
 def test_no_package_imports_one_above_it():
     assert layer_crossings(games_imports()) == []
-
-
-def test_each_known_crossing_is_still_there():
-    # A crossing undone by its change leaves KNOWN_CROSSINGS with it.
-    found = package_imports(sorted((ROOT / "games").rglob("*.py")))
-    assert {(path, target) for path, _source, target in found} >= KNOWN_CROSSINGS
 
 
 def test_the_rule_sees_an_import_up_a_layer(tmp_path):
@@ -551,3 +535,78 @@ def test_the_rule_sees_every_direct_read_of_a_posted_username(tmp_path):
         (tmp_path / name).write_text(text)
     found = posted_reads(sorted(tmp_path.rglob("*.py")), "username", tmp_path)
     assert found == ["games/c.py:2", "games/views/a.py:2", "games/views/b.py:2"]
+
+
+#: The one home of who may open, watch, sit at, or see the record of a table or match.
+ACCESS = "games/people/access.py"
+#: Who else reads blocks: the block list itself, and who may reach whom (requests, presence).
+BLOCK_LIST = "games/people/friends.py"
+#: A function named as an answer to "who may open, see, sit at or watch this".
+ACCESS_ANSWER = re.compile(r"(may_(open|see|sit|watch)\w*|\w*(visible|shown|listed)_to)")
+
+
+def access_answers_elsewhere(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """``file: name`` for each function outside :data:`ACCESS` named as an access answer, and
+    each import of friendship's ``Block`` outside it and :data:`BLOCK_LIST`."""
+    found = []
+    for path in paths:
+        where = str(path.relative_to(root))
+        if where == ACCESS:
+            continue
+        tree = ast.parse(path.read_text(), where)
+        found += [
+            f"{where}: {node.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and ACCESS_ANSWER.fullmatch(node.name)
+        ]
+        if where != BLOCK_LIST:
+            found += [
+                f"{where}: {name}"
+                for name in imported(path, root)
+                if name == "friendship.models.Block"
+            ]
+    return found
+
+
+def test_who_may_open_sit_or_see_is_answered_in_one_place():
+    paths = sorted((ROOT / "games").rglob("*.py"))
+    assert ROOT / ACCESS in paths and ROOT / "games" / "tables" / "seating.py" in paths
+    assert access_answers_elsewhere(paths) == []
+
+
+def test_the_rule_sees_an_access_answer_outside_its_home(tmp_path):
+    sources = {
+        "games/tables/seats.py": "from friendship.models import Block\n",
+        "games/events/run.py": "def may_open(table_id, user):\n    return True\n",
+        "games/records/hist.py": "async def records_visible_to(viewer):\n    return None\n",
+        "games/people/friends.py": "from friendship.models import Block\n",
+        "games/people/access.py": "from friendship.models import Block\ndef may_sit(t, u): ...\n",
+        "games/ok.py": "from friendship.models import Friend\ndef shows_online_to(o, v): ...\n",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    found = access_answers_elsewhere(sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert found == [
+        "games/events/run.py: may_open",
+        "games/records/hist.py: records_visible_to",
+        "games/tables/seats.py: friendship.models.Block",
+    ]
+
+
+def test_the_door_imports_nothing_of_events():
+    paths = sorted((ROOT / "games" / "live").rglob("*.py"))
+    assert ROOT / "games" / "live" / "moves.py" in paths
+    assert imports_of("games.events", paths) == []
+
+
+def test_the_rule_sees_the_door_import_events(tmp_path):
+    (tmp_path / "games" / "live").mkdir(parents=True)
+    (tmp_path / "games" / "live" / "moves.py").write_text("from ..events import running\n")
+    (tmp_path / "games" / "live" / "ok.py").write_text("from ..tables import extensions\n")
+    found = imports_of("games.events", sorted(tmp_path.rglob("*.py")), tmp_path)
+    assert found == [
+        "games/live/moves.py: games.events",
+        "games/live/moves.py: games.events.running",
+    ]

@@ -27,11 +27,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ..events import running
 from ..models import ChatMessage, Table
 from ..people import online
 from ..refusals import Refusal
-from ..tables import chat, matches, play, rows, seating
+from ..tables import chat, extensions, matches, play, rows, seating
 from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
@@ -303,7 +302,9 @@ class NoticeConsumer(AuthenticatedConsumer):
     async def notice_show(self, event: dict[str, Any]) -> None:
         for table_id in event.get("tables", ()):
             autoplay.kick(table_id)  # an event round's tables where only computers sit
-        html = await database_sync_to_async(render_notice)(self.user, event["kind"], event["pk"])
+        html = await database_sync_to_async(render_notice)(
+            self.user, event["kind"], event["pk"], event.get("table", "")
+        )
         if html:
             await self.send(text_data=html)
 
@@ -374,8 +375,8 @@ class TableConsumer(AuthenticatedConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
         await self.send_frame(full=True)
-        for table_id in await database_sync_to_async(running.tables_to_drive)(self.table_id):
-            autoplay.kick(table_id)  # nobody connects to an event's tables of computers
+        for table_id in await database_sync_to_async(extensions.tables_to_wake)(self.table_id):
+            autoplay.kick(table_id)  # nobody connects to them
         # Everyone's presence dots change; a pending computer move resumes (e.g. after a
         # server restart) through the table-changed handler.
         await notify.send(self.group, notify.table_changed())

@@ -18,7 +18,6 @@ from django.utils.translation import gettext as _
 from friendship.models import FriendshipRequest
 
 from ..catalog import get_game
-from ..events import running
 from ..models import ChatMessage, Event, Invitation, Match, Table
 from ..presenters import READING_THE_RULES, Presenter, Region
 from ..presenters.computers import bot_level_choices, computer_first_name, computer_name
@@ -384,9 +383,10 @@ def render_flash(message: str) -> str:
     return render_to_string("games/partials/flash.html", {"flash": message})
 
 
-def render_notice(user: AbstractBaseUser, kind: str, pk: int) -> str:
-    """A notice for ``user``'s open pages: an invitation to answer, an answer to theirs, or a
-    friend request ("" when it is no longer theirs or no longer waiting)."""
+def render_notice(user: AbstractBaseUser, kind: str, pk: int, table: str = "") -> str:
+    """A notice for ``user``'s open pages: an invitation to answer, an answer to theirs, a
+    friend request, or an event's news (``table``: the code of the table a round seats them
+    at); "" when it is no longer theirs or no longer waiting."""
     context: dict[str, Any] = {"kind": kind}
     if kind == "invitation":
         context["invitation"] = (
@@ -418,7 +418,9 @@ def render_notice(user: AbstractBaseUser, kind: str, pk: int) -> str:
         if context["event"] is None:
             return ""
         if kind == "event_round":
-            context["table"] = running.my_table(context["event"], user)
+            context["table"] = Table.objects.filter(
+                code=table, event_table__event_id=pk, seats__user_id=user.pk
+            ).first()
             if context["table"] is None:
                 return ""
     else:

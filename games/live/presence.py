@@ -33,9 +33,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..events import running
 from ..models import Match, MatchPlayer, Presence, Server, Table
-from ..people import online
+from ..people import access, online
 from ..tables import matches
 from . import notify
 
@@ -82,8 +81,8 @@ def _beat() -> bool:
 def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
     """Record a connection to the table with invite ``code``; returns its id (None: no table,
     or an event's table the user may not watch yet)."""
-    table = Table.objects.filter(code=code).only("pk").first()
-    if table is None or not running.may_open(table.pk, user):
+    table = Table.objects.select_related("club").filter(code=code).first()
+    if table is None or not access.may_open(table, user):
         return None
     _beat()
     with transaction.atomic():

@@ -61,16 +61,6 @@ def membership(club: Club, user: AbstractBaseUser) -> Membership | None:
     return Membership.objects.filter(club=club, user=user).first()
 
 
-def is_member(club: Club, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` is an active member (admins included) of a club that is not hidden."""
-    return (
-        user.is_authenticated
-        and user.is_active
-        and not club.hidden
-        and Membership.objects.filter(club=club, user=user, status=Status.ACTIVE).exists()
-    )
-
-
 def is_admin(club: Club, user: AbstractBaseUser) -> bool:
     return (
         user.is_authenticated
@@ -384,17 +374,6 @@ def standings(club: Club) -> list[GameStandings]:
             )
         )
     return result
-
-
-def may_sit(table: Table, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may take a seat at ``table``: anyone, but only members at a club's."""
-    return may_see(table, user)
-
-
-def may_see(table: Table, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may see ``table`` (its page, watching, its chat): anyone, but only
-    members at a club's."""
-    return table.club_id is None or is_member(table.club, user)
 
 
 def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> dict[str, object]:

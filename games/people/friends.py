@@ -20,7 +20,7 @@ from friendship.models import Block, Friend, FriendshipRequest
 
 from ..models import Invitation, Presence, Profile, Table
 from ..refusals import Refusal
-from . import limits
+from . import access, limits
 from .online import online
 
 User = get_user_model()
@@ -146,8 +146,9 @@ def remove_friend(user: AbstractBaseUser, username: str) -> None:
 
 
 def block(user: AbstractBaseUser, username: str) -> None:
-    """Block ``username``: no requests, invitations or presence either way, no seat at the
-    player's private tables; a friendship and what is waiting between them end."""
+    """Block ``username``: no requests, invitations or presence either way, and the player's
+    private tables neither open nor seat them (``access``); a friendship and what is waiting
+    between them end."""
     other = player_named(username)
     if other.pk == user.pk:
         raise FriendError(_("You cannot block yourself."))
@@ -243,13 +244,15 @@ def friend_rows(viewer: AbstractBaseUser, page_number: Any = 1) -> tuple[Page, l
         f for f in friends if (choices.get(f.pk) or Profile(user=f)).online_to != Audience.NOBODY
     ]
     up = online([f.pk for f in shown])
-    mine = Q(is_private=False) | Q(owner=viewer) | Q(seats__user=viewer)
-    mine |= Q(invitations__to_user=viewer, invitations__status=Invitation.Status.PENDING)
     at: dict[int, list[Table]] = {}
     presences = (
         Presence.objects.live()
         .filter(user__in=[f.pk for f in shown if f.pk in up])
-        .filter(table__in=Table.objects.filter(mine).exclude(status=Table.Status.ABORTED))
+        .filter(
+            table__in=Table.objects.filter(access.tables_listed_to(viewer)).exclude(
+                status=Table.Status.ABORTED
+            )
+        )
         .select_related("table")
     )
     for presence in presences:

@@ -11,6 +11,7 @@ from django.db.models.functions import RowNumber
 
 from ..catalog import get_game
 from ..models import MatchPlayer, Outcome
+from ..people import access
 
 #: The matches together listed per player, newest first.
 LATEST = 3
@@ -40,7 +41,7 @@ def records_with(viewer: AbstractBaseUser, others: list[AbstractBaseUser]) -> di
     mine = (
         MatchPlayer.objects.filter(user=viewer)
         .exclude(outcome="")
-        .exclude(match__table__event_table__revealed=False)  # a round still being played
+        .filter(access.records_shown_to(viewer, "match__"))  # not a round still being played
     )
     seat = MatchPlayer.objects.filter(user=viewer, match=OuterRef("match"))
     theirs = MatchPlayer.objects.filter(user__in=others, match__in=mine.values("match")).annotate(

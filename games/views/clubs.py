@@ -18,7 +18,7 @@ from .. import live
 from ..catalog import all_games, get_game
 from ..events import running
 from ..models import Club
-from ..people import clubs
+from ..people import access, clubs
 from ..refusals import Refusal
 from ..tables.rows import create_table
 from . import done
@@ -131,7 +131,7 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 def club_page(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
-    member = clubs.is_member(club, request.user)
+    member = access.is_member(club, request.user)
     return render(
         request,
         "games/clubs/club.html",
@@ -237,7 +237,7 @@ def new_table(request: HttpRequest, pk: int) -> HttpResponse:
     """Open a table of one of the club's games for its members only."""
     club = _club(pk, request.user)
     game = request.POST.get("game", "")
-    if not clubs.is_member(club, request.user):
+    if not access.is_member(club, request.user):
         messages.error(request, _("Only the club's members can open its tables."))
         return redirect(club)
     if game not in club.games or game not in _game_names():

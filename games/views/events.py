@@ -12,9 +12,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import live
 from ..events import par, results, running
-from ..live.moves import event_news
 from ..models import Event
-from ..people import clubs
+from ..people import access, clubs
 from . import done
 from .clubs import EventForm, _club
 
@@ -24,7 +23,7 @@ MAX_PARTNER_CHOICES = 200
 
 def _event(pk: int, user) -> Event:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    if event.club.hidden and not user.is_staff:
+    if not access.may_see_event(event, user):
         raise Http404
     return event
 
@@ -32,7 +31,7 @@ def _event(pk: int, user) -> Event:
 def _tell(started: running.Started | None) -> None:
     """Tell the players of a round that began where to sit."""
     if started is not None:
-        for group, message in event_news(started):
+        for group, message in live.notify.notice_messages(running.notices(started)):
             live.notify.send_sync(group, message)
 
 
@@ -79,7 +78,7 @@ def _page(request: HttpRequest, event: Event, progress: list | None = None) -> d
         if par_pending:
             par.schedule(event.pk)
     pair = running.pair_of(event, request.user)
-    is_member = clubs.is_member(event.club, request.user)
+    is_member = access.is_member(event.club, request.user)
     partners = (
         running.free_members(event, request.user, MAX_PARTNER_CHOICES + 1)
         if event.status == Event.Status.REGISTRATION and is_member and pair is None

@@ -19,9 +19,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from .. import live
 from ..catalog import all_games, get_game
 from ..engines import fair_deals
-from ..events import running
 from ..models import Table
-from ..people import clubs, friends
+from ..people import access, friends
 from ..refusals import Refusal
 from ..tables import invitations
 from ..tables.lobby import lobby_context, quick_games
@@ -148,15 +147,16 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     """A table's page; the websocket it opens keeps it live. A visitor who is not logged in
     (an invited friend, usually) is told who invites them, to sign up or log in first."""
     table = get_object_or_404(Table.objects.select_related("owner", "club"), code=code)
-    if request.user.is_authenticated and not running.may_open(table.pk, request.user):
-        if not clubs.may_see(table, request.user) and not table.club.hidden:
+    if request.user.is_authenticated and not access.may_open(table, request.user):
+        if not access.admitted_by_club(table, request.user) and not table.club.hidden:
             messages.error(
                 request,
                 _("Only the members of %(club)s can see or join its tables.")
                 % {"club": table.club},
             )
             return redirect(table.club)
-        raise Http404("an event's table shows to its players until its round is over")
+        # An event's round still being played elsewhere, or a creator who blocks them.
+        raise Http404("this table does not open to this player")
     sender = invitations.named_inviter(table, request.GET.get("from", ""))
     if not request.user.is_authenticated:
         inviter = sender or table.owner
