@@ -339,22 +339,6 @@ class Counter:
             "walk": walk(called, moves),
         }
 
-
-def walk(called: dict[Any, int], moves: int) -> dict[str, Any]:
-    """The site's own code the moves crossed (files under ``games/`` and ``cardroom/`` of the
-    measured checkout): how many files and functions, and their calls per move."""
-    root = os.getcwd() + os.sep
-    ours = {
-        code: count
-        for code, count in called.items()
-        if code.co_filename.startswith((root + "games" + os.sep, root + "cardroom" + os.sep))
-    }
-    return {
-        "files": len({code.co_filename for code in ours}),
-        "functions": len(ours),
-        "calls_per_move": round(sum(ours.values()) / moves, 1),
-    }
-
     def _thread_tracer(self) -> Any:
         """A tracer for the calling thread, with its own counts."""
         kinds, decide, profile = self.kinds, self.kind, self.profile
@@ -443,6 +427,22 @@ def walk(called: dict[Any, int], moves: int) -> dict[str, Any]:
 
         self.readers.append(read)
         return on_call
+
+
+def walk(called: dict[Any, int], moves: int) -> dict[str, Any]:
+    """The site's own code the moves crossed (files under ``games/`` and ``cardroom/`` of the
+    measured checkout): how many files and functions, and their calls per move."""
+    root = os.getcwd() + os.sep
+    ours = {
+        code: count
+        for code, count in called.items()
+        if code.co_filename.startswith((root + "games" + os.sep, root + "cardroom" + os.sep))
+    }
+    return {
+        "files": len({code.co_filename for code in ours}),
+        "functions": len(ours),
+        "calls_per_move": round(sum(ours.values()) / moves, 1),
+    }
 
 
 def function_name(code: Any) -> str:
