@@ -35,8 +35,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.models import Table
-from games.people import moderation
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .move_path import session_cookie
 from .stats import percentile
@@ -112,7 +111,7 @@ def seat_tables(cookies: list[str], count: int) -> list[Seating]:
             table = rows.create_table(players[0], "belote", BELOTE_OPTIONS, is_private=True)
             for seat, user in enumerate(players):
                 seating.take_seat(table.pk, user, seat)
-            play.start_match(table.pk, players[0])
+            matches.start_match(table.pk, players[0])
             seatings.append(Seating(table.code, cookies[4 * number : 4 * number + 4]))
     return seatings
 
@@ -128,7 +127,7 @@ def seat_bot_tables(cookies: list[str], count: int, level: str) -> list[Seating]
         for number, name in enumerate(names):
             table = rows.create_table(users[name], "belote", BELOTE_OPTIONS, is_private=True)
             table.seats.exclude(index=0).update(bot_level=level)
-            play.start_match(table.pk, users[name])
+            matches.start_match(table.pk, users[name])
             seatings.append(Seating(table.code, [cookies[len(cookies) - count + number]]))
     return seatings
 
@@ -136,7 +135,7 @@ def seat_bot_tables(cookies: list[str], count: int, level: str) -> list[Seating]
 def abort_tables(tables_: Any) -> None:
     """Close the tables of a queryset, as a moderator would (their live views are told)."""
     for table_id in tables_.values_list("pk", flat=True):
-        moderation.abort_table(table_id)
+        rows.abort_table(table_id)
 
 
 def close_seatings(seatings: list[Seating]) -> None:

@@ -26,7 +26,7 @@ from django.db import transaction
 
 from games.live.consumers import FRAME_BURST, FRAME_RATE
 from games.models import Table
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from . import load
 from .stats import percentile
@@ -69,7 +69,7 @@ def prepare(lobby_sockets: int, table_count: int) -> Setup:
         measured = rows.create_table(players[0], "belote", MEASURED_OPTIONS, is_private=True)
         for seat, user in enumerate(players):
             seating.take_seat(measured.pk, user, seat)
-        play.start_match(measured.pk, players[0])
+        matches.start_match(measured.pk, players[0])
         for number, owner in enumerate(owners):
             table = rows.create_table(owner, "belote", MEASURED_OPTIONS, is_private=False)
             if number % 2 == 0:  # half the tables wait with nobody seated

@@ -43,7 +43,9 @@ are equal.
 
 ``--profile`` adds the functions that run the most instructions per move: by their own
 instructions and by inclusive ones (while the function is on its thread's stack: a coroutine's
-count pauses while it is suspended at an ``await``).
+count pauses while it is suspended at an ``await``); and the walk of the site's own code (under
+``games/`` and ``cardroom/``) that the moves crossed: its files, its functions and their calls a
+move (``--tables 1 --moves 1 --spectators 0``: one card, from the frame to every socket).
 
 The file also runs on its own from any checkout of the site, older ones included: it imports
 only the standard library, Django, Channels, asgiref, ``cardroom.asgi``, ``games.engines.belote``,
@@ -191,11 +193,17 @@ def seat_tables(name: str, table_count: int, spectators: int, seed: int) -> list
     from games.models import Match
 
     try:  # the services' house since games/ was arranged by topic
-        from games.tables import play, rows, seating
+        from games.tables import rows, seating
     except ImportError:  # an older checkout: flat modules
-        from games import play
         from games import tables as rows
         from games import tables as seating
+    try:
+        from games.tables.matches import start_match
+    except ImportError:  # an older checkout starts a match in play
+        try:
+            from games.tables.play import start_match
+        except ImportError:
+            from games.play import start_match
 
     model = get_user_model()
     seated = []
@@ -210,7 +218,7 @@ def seat_tables(name: str, table_count: int, spectators: int, seed: int) -> list
             table = rows.create_table(users[0], "belote", dict(OPTIONS), is_private=True)
             for seat in range(4):
                 seating.take_seat(table.pk, users[seat], seat)
-            play.start_match(table.pk, users[0])
+            start_match(table.pk, users[0])
             state = belote.new_game(deal_seed(seed, number), **OPTIONS)
             match = Match.objects.filter(table_id=table.pk).order_by("-number").first()
             Match.objects.filter(pk=match.pk).update(state=belote.dumps(state))
@@ -304,13 +312,15 @@ class Counter:
             calls += counted["calls"]
         return instructions, calls
 
-    def profile_rows(self, moves: int, top: int) -> dict[str, list[dict[str, Any]]]:
+    def profile_rows(self, moves: int, top: int) -> dict[str, Any]:
         own: dict[Any, int] = {}
         inclusive: dict[Any, int] = {}
+        called: dict[Any, int] = {}
         for read in self.readers:
             counted = read()
             for code, cell in counted["own"].items():
                 own[code] = own.get(code, 0) + cell[0]
+                called[code] = called.get(code, 0) + cell[1]
             for code, value in counted["inclusive"].items():
                 inclusive[code] = inclusive.get(code, 0) + value
 
@@ -323,7 +333,11 @@ class Counter:
 
         by_own = sorted(own, key=lambda code: -own[code])[:top]
         by_inclusive = sorted(inclusive, key=lambda code: -inclusive[code])[:top]
-        return {"by_own": [row(c) for c in by_own], "by_inclusive": [row(c) for c in by_inclusive]}
+        return {
+            "by_own": [row(c) for c in by_own],
+            "by_inclusive": [row(c) for c in by_inclusive],
+            "walk": walk(called, moves),
+        }
 
     def _thread_tracer(self) -> Any:
         """A tracer for the calling thread, with its own counts."""
@@ -343,7 +357,8 @@ class Counter:
             return local
 
         def local_for(code: Any) -> Any:
-            cell = own.setdefault(code, [0])
+            cell = own.setdefault(code, [0, 0])
+            cell[1] += 1
 
             def profiled(frame: Any, event: str, arg: Any) -> Any:
                 nonlocal instructions
@@ -412,6 +427,22 @@ class Counter:
 
         self.readers.append(read)
         return on_call
+
+
+def walk(called: dict[Any, int], moves: int) -> dict[str, Any]:
+    """The site's own code the moves crossed (files under ``games/`` and ``cardroom/`` of the
+    measured checkout): how many files and functions, and their calls per move."""
+    root = os.getcwd() + os.sep
+    ours = {
+        code: count
+        for code, count in called.items()
+        if code.co_filename.startswith((root + "games" + os.sep, root + "cardroom" + os.sep))
+    }
+    return {
+        "files": len({code.co_filename for code in ours}),
+        "functions": len(ours),
+        "calls_per_move": round(sum(ours.values()) / moves, 1),
+    }
 
 
 def function_name(code: Any) -> str:
@@ -706,6 +737,12 @@ def format_result(result: dict[str, Any]) -> str:
     ]
     profile = result.get("profile")
     if profile:
+        crossed = profile["walk"]
+        lines += [
+            "",
+            f"the site's own code crossed: {crossed['files']} files, {crossed['functions']} "
+            f"functions, {crossed['calls_per_move']:,.1f} calls a move",
+        ]
         for key, title in (("by_own", "own"), ("by_inclusive", "inclusive")):
             lines += ["", f"top functions by {title} instructions per move:"]
             lines.append(f"{'own':>10} {'inclusive':>10}  function")

@@ -44,7 +44,7 @@ from django.urls import reverse
 
 from games.catalog import all_games, get_game
 from games.models import Match
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 
 from . import load
 from .stats import percentile
@@ -337,7 +337,7 @@ def shown_match() -> Match:
     table = rows.create_table(users[0], "belote", load.BELOTE_OPTIONS, is_private=False)
     for seat, user in enumerate(users):
         seating.take_seat(table.pk, user, seat)
-    match = play.start_match(table.pk, users[0])
+    match = matches.start_match(table.pk, users[0])
     engine = get_game(match.game).engine
     state, rng = engine.loads(match.state), random.Random(0)
     while state.to_act is not None:

@@ -249,10 +249,11 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
 
-# Limits per account and per address (games.tables.limits): sockets open at once, tables waiting or
-# playing at once, accounts created per hour, reports filed per hour, deal reviews worked out
-# per hour (a review already kept is read freely), friend requests and invitations sent per hour,
-# links confirming an e-mail address sent per hour.
+# Limits per account and per address (games.people.limits; sockets: games.people.online):
+# sockets open at once, tables waiting or playing at once, accounts created per hour, reports
+# filed per hour, deal reviews worked out per hour (a review already kept is read freely),
+# friend requests and invitations sent per hour, links confirming an e-mail address sent per
+# hour.
 MAX_SOCKETS_PER_ACCOUNT = int(os.environ.get("MAX_SOCKETS_PER_ACCOUNT", "20"))
 MAX_OPEN_TABLES_PER_ACCOUNT = int(os.environ.get("MAX_OPEN_TABLES_PER_ACCOUNT", "10"))
 SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR", "5"))

@@ -1,7 +1,8 @@
 """Moderation in the Django admin: users, tables, matches, chat and reports.
 
-Every moderation action goes through :mod:`games.people.moderation` and is written to the
-admin's log (``LogEntry``) with the moderator's name.
+Every moderation action goes through :mod:`games.people.moderation` (closing a table:
+:func:`games.tables.rows.abort_table`) and is written to the admin's log (``LogEntry``) with
+the moderator's name.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from .models import (
     Table,
 )
 from .people import clubs, moderation
+from .tables import rows
 
 User = get_user_model()
 
@@ -261,7 +263,7 @@ class TableAdmin(admin.ModelAdmin):
     @admin.action(description=_("Abort the selected tables"), permissions=["change"])
     def abort_tables(self, request: HttpRequest, queryset: QuerySet) -> None:
         for table in queryset.exclude(status=Table.Status.ABORTED):
-            moderation.abort_table(table.pk)
+            rows.abort_table(table.pk)
             live.announce(table.pk, lobby=True)
             self.log_change(request, table, "Aborted by a moderator")
         self.message_user(request, _("The tables were closed and their players told."))

@@ -17,7 +17,7 @@ from django.db import connections
 from django.utils import translation
 
 from games.live import autoplay, presence, regions, snapshots
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from . import communicators, live
 from .servers import ServerProcess
@@ -152,7 +152,7 @@ def started(db):
     table = rows.create_table(users[0], "belote", options, is_private=True)
     for index, user in enumerate(users):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     return table, users
 
 

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 
 from games.engines import belote
 from games.models import Match, Table
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 
 OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
 
@@ -42,7 +42,7 @@ def finish_match(table: Table, users) -> Match:
 
 def start_with_dealer(table: Table, owner, dealer: int) -> Match:
     """Start, then fix the dealer so we know who acts first (seat dealer + 1)."""
-    match = play.start_match(table.pk, owner)
+    match = matches.start_match(table.pk, owner)
     state = belote.new_game(seed=match.seed, dealer=dealer, **OPTIONS)
     Match.objects.filter(pk=match.pk).update(state=belote.dumps(state))
     return match_of(table)

@@ -14,8 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
-from games.people import moderation
-from games.tables import play
+from games.tables import matches, play, rows
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 from .test_grabush_live import start as start_grabush
@@ -94,7 +93,7 @@ def test_a_running_belote_match_shows_its_state_only_once_aborted(started):
     assert len(hidden) == 3 + 4 + 20  # two secrets, the seed, four hands of five cards and texts
     assert_nothing_revealed(client, match, hidden)
 
-    moderation.abort_table(table.pk)
+    rows.abort_table(table.pk)
     page = client.get(reverse("admin:games_match_change", args=[match.pk])).content
     hands = {hand for hand in json.loads(match.state)["hands"]}
     assert revealed(page, hidden) >= {match.secret, match.seed, *hands}
@@ -114,7 +113,7 @@ def test_a_running_grabush_match_keeps_its_penalty_card_secret():
     client = staff_client()
     assert_nothing_revealed(client, match, hidden)
 
-    moderation.abort_table(table.pk)
+    rows.abort_table(table.pk)
     page = html.unescape(client.get(reverse("admin:games_match_change", args=[match.pk])).text)
     assert PENALTY in page  # the move log
     assert str(match.seed) in page
@@ -126,7 +125,7 @@ def test_a_finished_match_shows_its_seed_state_and_moves():
     table = seated_table(users)
     table.options = {**OPTIONS, "target": 11}
     table.save()
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     match = finish_match(table, users)
     assert match.status == Match.Status.FINISHED
     response = staff_client().get(reverse("admin:games_match_change", args=[match.pk]))

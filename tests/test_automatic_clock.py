@@ -23,7 +23,7 @@ from django.utils import timezone
 from games.live import autoplay, thinking
 from games.live.workers import BotWorker
 from games.models import Match, Move, Table
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .factories import OPTIONS, make_players, match_of, start_with_dealer
 from .live import connect
@@ -197,7 +197,7 @@ async def test_a_deals_pause_ends_while_a_spectator_reconnects(settings):
     def paused() -> tuple[Table, Match]:
         table = rows.create_table(owner, "belote", PAUSED, is_private=True)
         seating.fill_with_bots(table.pk, owner, "easy")
-        play.start_match(table.pk, owner)
+        matches.start_match(table.pk, owner)
         match = play_deal(table, [owner, None, None, None])
         # The result shows for another second (a shorter pause than a table may have).
         Match.objects.filter(pk=match.pk).update(paused_until=timezone.now() + timedelta(seconds=1))

@@ -11,7 +11,7 @@ from django.utils import timezone
 from games.engines import fair_deals
 from games.live import autoplay
 from games.models import Match, Seat
-from games.tables import play, rows
+from games.tables import matches, rows
 from tests.factories import OPTIONS, make_players, match_of
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def test_a_computers_randomness_needs_the_secret_seed_and_replays_from_it():
     (alice,) = make_players(1)
     table = rows.create_table(alice, "belote", OPTIONS, is_private=True)
     Seat.objects.filter(table=table).exclude(index=0).update(bot_level="easy")
-    play.start_match(table.pk, alice)
+    matches.start_match(table.pk, alice)
     match = match_of(table)
     pending = next(
         autoplay.Pending(table.pk, match.version, seat, "easy", timezone.now(), False)

@@ -22,7 +22,7 @@ from games.events import results, running
 from games.models import Club, Event, Invitation, MatchPlayer, Membership, Outcome
 from games.people import clubs
 from games.records.replay import CHECKPOINT_MOVES, logged_moves, state_after
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .factories import OPTIONS, finish_match, make_players
 from .test_events import finish_round, registered_event
@@ -163,7 +163,7 @@ def club_with_history(members: int) -> tuple[Club, list]:
         table = rows.create_table(users[0], "belote", OPTIONS, is_private=True, club=club)
         for index, user in enumerate(users[1:4], start=1):
             seating.take_seat(table.pk, user, index)
-        play.start_match(table.pk, users[0])
+        matches.start_match(table.pk, users[0])
         finish_match(table, users[:4])
     return club, users
 

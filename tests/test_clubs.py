@@ -10,9 +10,10 @@ from django.urls import reverse
 from games.admin import ClubForm
 from games.live.consumers import CLOSE_NOT_FOUND
 from games.models import ChatMessage, Club, Match, Membership, Table
-from games.people import clubs
+from games.people import access, clubs
 from games.people.clubs import ClubError
-from games.tables import play, rows, seating
+from games.people.text import skeleton
+from games.tables import matches, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players
@@ -34,20 +35,20 @@ def test_the_founder_is_the_first_admin_and_names_are_unique():
 
 
 @pytest.mark.parametrize(
-    ("access", "member", "said"),
+    ("rule", "member", "said"),
     [
         (Club.Access.OPEN, True, "Welcome"),
         (Club.Access.REQUEST, False, "request was sent"),
     ],
 )
-def test_joining_follows_the_clubs_rule(access, member, said):
+def test_joining_follows_the_clubs_rule(rule, member, said):
     ana, bob = make_players(2)
-    club = club_of(ana, access)
+    club = club_of(ana, rule)
     assert said in clubs.join(club, bob)
-    assert clubs.is_member(club, bob) is member
+    assert access.is_member(club, bob) is member
     if not member:
         assert "member now" in clubs.manage(club, ana, bob.username, "accept")
-        assert clubs.is_member(club, bob)
+        assert access.is_member(club, bob)
 
 
 def test_a_club_by_invitation_takes_only_the_invited():
@@ -56,9 +57,9 @@ def test_a_club_by_invitation_takes_only_the_invited():
     with pytest.raises(ClubError, match="invitation only"):
         clubs.join(club, bob)
     clubs.invite(club, ana, cid.username)
-    assert not clubs.is_member(club, cid)
+    assert not access.is_member(club, cid)
     clubs.join(club, cid)
-    assert clubs.is_member(club, cid)
+    assert access.is_member(club, cid)
     with pytest.raises(ClubError, match="Only the club's admins"):
         clubs.invite(club, cid, bob.username)
 
@@ -74,7 +75,7 @@ def test_a_banned_member_cannot_come_back_and_a_banned_account_has_no_rights():
     clubs.manage(club, ana, cid.username, "admin")
     cid.is_active = False  # the site banned the account
     cid.save()
-    assert not clubs.is_admin(club, cid) and not clubs.is_member(club, cid)
+    assert not clubs.is_admin(club, cid) and not access.is_member(club, cid)
     with pytest.raises(ClubError, match="Only the club's admins"):
         clubs.announce(club, cid, "hello")
 
@@ -205,7 +206,7 @@ def test_standings_count_finished_matches_at_club_tables_by_player_and_partnersh
     table = rows.create_table(users[0], "belote", OPTIONS, is_private=True, club=club)
     for index, user in enumerate(users[1:4], start=1):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     finish_match(table, users[:4])
     winner = Match.objects.get(table=table).result["winner"]
     [belote] = clubs.standings(club)
@@ -246,7 +247,7 @@ def test_the_invite_link_lets_anyone_in_until_an_admin_makes_a_new_one(client):
     with pytest.raises(ClubError, match="invitation only"):
         clubs.join(club, bob, "not-the-code")
     assert "Welcome" in clubs.join(club, bob, club.invite_code)
-    assert clubs.is_member(club, bob)
+    assert access.is_member(club, bob)
     # A banned player cannot come back through the link.
     clubs.join(club, eve, club.invite_code)
     clubs.manage(club, ana, eve.username, "ban")
@@ -265,7 +266,7 @@ def test_the_invite_link_lets_anyone_in_until_an_admin_makes_a_new_one(client):
     page = client.get(club.get_absolute_url(), {"invite": club.invite_code}).content.decode()
     assert "Join the club" in page and club.invite_code in page
     client.post(reverse("join_club", args=[club.pk]), {"invite": club.invite_code})
-    assert clubs.is_member(club, cid)
+    assert access.is_member(club, cid)
     client.force_login(bob)
     assert club.invite_code not in client.get(club.get_absolute_url()).content.decode()
 
@@ -314,3 +315,15 @@ async def test_only_members_watch_or_chat_at_a_club_table():
     await receive_until(watcher, "You cannot chat at this table.")
     assert not await sync_to_async(ChatMessage.objects.filter(user=bob).exists)()
     await watcher.disconnect()
+
+
+def test_a_renamed_club_is_found_by_its_new_look_however_it_is_saved():
+    ana = make_players(1)[0]
+    club = clubs.create_club(ana, "Red Club", "", ["belote"], Club.Access.OPEN)
+    club.name = "Blue Club"
+    club.save(update_fields=["name"])
+    with pytest.raises(ClubError, match="looks like another club's name"):
+        clubs.checked_name("Blue C1ub")
+    club.name = "Green Club"
+    club.save()
+    assert Club.objects.get(pk=club.pk).name_skeleton == skeleton("Green Club")

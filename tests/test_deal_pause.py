@@ -12,7 +12,7 @@ from games.engines import belote
 from games.live import autoplay
 from games.live.frames import render_frame, table_context
 from games.models import Match, MatchPlayer
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 from tests.factories import OPTIONS, make_players, match_of
 from tests.pages import by_id
 
@@ -25,7 +25,7 @@ def paused_table(users, options=PAUSED):
     table = rows.create_table(users[0], "belote", options, is_private=True)
     for index, user in enumerate(users[:4]):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     return table
 
 
@@ -75,14 +75,14 @@ def test_the_next_deal_starts_once_every_human_is_ready():
     table = paused_table(users)
     match = play_deal(table, users)
     for user in users[:3]:
-        assert play.ready_for_next_deal(table.pk, user)
-        assert play.pause_active(match_of(table))
-    assert not play.ready_for_next_deal(table.pk, users[0])  # asking twice changes nothing
-    assert play.ready_for_next_deal(table.pk, users[3])
+        assert matches.ready_for_next_deal(table.pk, user)
+        assert matches.pause_active(match_of(table))
+    assert not matches.ready_for_next_deal(table.pk, users[0])  # asking twice changes nothing
+    assert matches.ready_for_next_deal(table.pk, users[3])
     match = match_of(table)
     assert match.paused_until is None
     with pytest.raises(rows.TableError, match="already started"):
-        play.ready_for_next_deal(table.pk, users[0])
+        matches.ready_for_next_deal(table.pk, users[0])
     state = belote.loads(match.state)
     seat = state.to_act
     play.apply_action(table.pk, users[seat], belote.legal_actions(state, seat)[0], match.version)
@@ -107,9 +107,9 @@ def test_absent_and_covered_players_are_not_waited_for():
     match = match_of(table)
     MatchPlayer.objects.filter(match=match, seat=1).update(away_since=timezone.now())
     MatchPlayer.objects.filter(match=match, seat=2).update(covered=True)
-    play.ready_for_next_deal(table.pk, users[0])
-    assert play.pause_active(match_of(table))
-    play.ready_for_next_deal(table.pk, users[3])
+    matches.ready_for_next_deal(table.pk, users[0])
+    assert matches.pause_active(match_of(table))
+    matches.ready_for_next_deal(table.pk, users[3])
     assert match_of(table).paused_until is None
 
 
@@ -118,18 +118,18 @@ def test_a_spectator_cannot_end_the_pause():
     table = paused_table(users)
     play_deal(table, users)
     with pytest.raises(rows.TableError, match="not playing"):
-        play.ready_for_next_deal(table.pk, users[4])
-    assert play.pause_active(match_of(table))
+        matches.ready_for_next_deal(table.pk, users[4])
+    assert matches.pause_active(match_of(table))
 
 
 def test_the_pause_ends_when_its_time_is_up_and_not_before():
     users = make_players()
     table = paused_table(users)
     match = play_deal(table, users)
-    assert not play.end_pause(table.pk, match.version)
+    assert not matches.end_pause(table.pk, match.version)
     Match.objects.filter(pk=match.pk).update(paused_until=timezone.now() - timedelta(seconds=1))
-    assert not play.end_pause(table.pk, match.version - 1)  # a driver holding an older read
-    assert play.end_pause(table.pk, match.version)
+    assert not matches.end_pause(table.pk, match.version - 1)  # a driver holding an older read
+    assert matches.end_pause(table.pk, match.version)
     assert match_of(table).paused_until is None
 
 
@@ -137,7 +137,7 @@ def test_computer_players_wait_for_the_pause_to_end():
     users = make_players(1)
     table = rows.create_table(users[0], "belote", PAUSED, is_private=True)
     seating.fill_with_bots(table.pk, users[0], "easy")
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     match = play_deal(table, [users[0], None, None, None])
     pending = autoplay.pending_move(table.pk)
     assert pending is not None and pending.ends_pause
@@ -155,7 +155,7 @@ def test_no_pause_without_the_option_or_without_humans(options, humans):
         seating.fill_with_bots(table.pk, users[0], "easy")
         seating.leave_seat(table.pk, users[0])
         seating.set_bot(table.pk, users[0], 0, "easy")
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     match = play_deal(table, users if humans else [None] * 4)
     assert match.paused_until is None
 
@@ -175,7 +175,7 @@ def test_the_table_shows_the_deal_end_until_the_next_deal():
     assert context["view"]["to_act"] is None and context["view"]["legal"] == []
     assert "deadline_ms" not in context
 
-    play.ready_for_next_deal(table.pk, users[0])
+    matches.ready_for_next_deal(table.pk, users[0])
     mine = by_id(render_frame(table, users[0]))["my-area"]
     assert "next-deal" not in mine
     waiting = mine[mine.index("Waiting for") :]
@@ -186,7 +186,7 @@ def test_the_table_shows_the_deal_end_until_the_next_deal():
     assert "Deal 1 is over" in watching and "next-deal" not in watching
 
     for user in users[1:4]:
-        play.ready_for_next_deal(table.pk, user)
+        matches.ready_for_next_deal(table.pk, user)
     page = by_id(render_frame(table, users[0]))
     assert "Deal 1 is over" not in page["my-area"]
     assert page["my-area"].count("playing-card") == 5

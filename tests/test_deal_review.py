@@ -12,7 +12,7 @@ from games.catalog import get_game
 from games.engines import belote
 from games.models import DealReview, Match, Table
 from games.records import history
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .factories import OPTIONS, make_players
 from .test_history import start_and_finish
@@ -72,7 +72,7 @@ def test_thrown_in_deals_running_matches_and_grabush_have_no_review():
     table = rows.create_table(users[0], "belote", OPTIONS, is_private=False)
     for seat in (1, 2, 3):
         seating.take_seat(table.pk, users[seat], seat)
-    running = play.start_match(table.pk, users[0])
+    running = matches.start_match(table.pk, users[0])
     assert client.get(reverse("deal_review", args=[running.pk, 1])).status_code == 404
 
 

@@ -3,10 +3,13 @@ round shown before every table finished it, standings by matchpoints, the publis
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from io import StringIO
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
@@ -15,10 +18,11 @@ from games import verify
 from games.engines import belote, duplicate
 from games.events import results, running
 from games.events.running import EventError
-from games.live import presence
+from games.live import moves, notify, presence
+from games.live.frames import render_notice
 from games.models import Club, Event, EventTable, Match, RatingChange, Table
-from games.people import clubs
-from games.tables import play
+from games.people import access, clubs
+from games.tables import matches, play
 from games.tables.rows import TableError
 
 from .factories import make_players
@@ -232,6 +236,67 @@ def test_nothing_of_a_round_shows_before_every_table_finished_it(client):
     assert client.get(reverse("event_log", args=[event.pk])).status_code == 200
 
 
+def test_after_the_event_its_deal_reviews_show_to_whoever_may_see_it(client):
+    players, event = registered_event(rounds=1, deals=2)
+    running.start(event, players[0])
+    event.refresh_from_db()
+    tables = {place.table_id for place in round_tables(event, 1)}
+    assert finish_round(event, 1).finished
+    # The reviews the results page links: every played deal of every table.
+    links = [
+        (table.match, reverse("deal_review", args=[table.match.pk, table.number]))
+        for deal in results.revealed_deals(event)
+        for table in deal.tables
+        if table.result["contract"]
+    ]
+    assert {match.table_id for match, _url in links} == tables
+    member = players[4]  # in the club, at no table of the event
+    other = players[0]  # at one table of it, not at the other
+    for viewer in (member, other):
+        client.force_login(viewer)
+        for match, url in links:
+            assert client.get(url).status_code == 200, (viewer, url)
+            assert client.get(reverse("match", args=[match.pk])).status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_the_last_move_of_a_round_through_the_door_starts_the_next_round():
+    players, event = await sync_to_async(registered_event)(rounds=2, deals=1)
+    await sync_to_async(running.start)(event, players[0])
+    first, second = await sync_to_async(round_tables)(event, 1)
+    await sync_to_async(play_out)(first.table_id)
+    seat, action, version = await sync_to_async(last_move_but_one_played)(second.table_id)
+    layer = get_channel_layer()
+    heard = await layer.new_channel()
+    await layer.group_add(notify.notices_group(players[0].pk), heard)
+    await moves.move(second.table_id, None, action, version, seat=seat)
+    await sync_to_async(event.refresh_from_db)()
+    assert event.current_round == 2
+    told = await asyncio.wait_for(layer.receive(heard), timeout=15)
+    mine = await sync_to_async(running.my_table)(event, players[0])
+    assert (told["kind"], told["pk"], told["table"]) == ("event_round", event.pk, mine.code)
+    notice = await sync_to_async(render_notice)(players[0], told["kind"], told["pk"], told["table"])
+    assert mine.get_absolute_url() in notice
+
+
+def last_move_but_one_played(table_id: int) -> tuple[int, str, int]:
+    """Play the table's match up to its last move; that move's seat, action and version."""
+    match = Match.objects.get(table_id=table_id)
+    state = belote.loads(match.state)
+    while True:
+        seat = state.to_act
+        action = belote.legal_actions(state, seat)[-1]
+        after = belote.apply(state, seat, action)
+        if after.to_act is None:
+            return seat, action, match.version
+        match = play.apply_action(table_id, None, action, match.version, seat=seat).match
+        if match.paused_until is not None:
+            Match.objects.filter(pk=match.pk).update(paused_until=None)
+        state = belote.loads(match.state)
+
+
 def test_standings_give_matchpoints_by_the_rule():
     players, event = registered_event()
     running.start(event, players[0])
@@ -290,7 +355,7 @@ def test_event_matches_are_unrated_and_their_tables_take_no_rematch():
     assert not RatingChange.objects.exists()
     table = round_tables(event, 1)[0].table
     with pytest.raises(TableError, match="one match"):
-        play.vote_rematch(
+        matches.vote_rematch(
             table.pk, players[0] if table.seats.filter(user=players[0]).exists() else players[2]
         )
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
@@ -314,7 +379,7 @@ def test_an_event_table_shows_only_to_its_players_until_its_round_is_over(client
     assert client.get(url).status_code == 404
     assert presence.join(first.table.code, outsider, "test-channel") is None
     seated = first.table.seats.exclude(user=None).first().user
-    assert running.may_open(first.table_id, seated)
+    assert access.may_open(first.table_id, seated)
     finish_round(event, 1)
     assert client.get(url).status_code == 200
     assert presence.join(first.table.code, outsider, "test-channel") == first.table_id

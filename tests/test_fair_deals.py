@@ -16,7 +16,7 @@ from django.urls import reverse
 from games.engines import belote, chance, fair_deals, grabush
 from games.models import Match, Seat, Table
 from games.records import history
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 from games.verify import verify
 
 from .factories import OPTIONS, make_players, match_of
@@ -101,7 +101,7 @@ def test_a_match_takes_the_committed_secret_and_the_seated_players_contributions
     seating.take_seat(table.pk, users[1], 1, MINE)
     seating.take_seat(table.pk, users[2], 2)  # a browser without one adds none
     seating.take_seat(table.pk, users[3], 3, YOURS)
-    match = play.start_match(table.pk, users[0], "b2" * 32)
+    match = matches.start_match(table.pk, users[0], "b2" * 32)
     contributions = [
         {"seat": 0, "value": "b2" * 32},
         {"seat": 1, "value": MINE},
@@ -122,12 +122,12 @@ def test_computer_players_add_nothing_and_a_rematch_takes_new_contributions():
     table = rows.create_table(users[0], "grabush", {"players": 4}, is_private=False)
     seating.take_seat(table.pk, users[1], 2, MINE)
     seating.fill_with_bots(table.pk, users[0], "easy")
-    first = play.start_match(table.pk, users[0])
+    first = matches.start_match(table.pk, users[0])
     assert first.contributions == [{"seat": 2, "value": MINE}]
     Match.objects.filter(pk=first.pk).update(status=Match.Status.FINISHED)
     Table.objects.filter(pk=table.pk).update(status=Table.Status.FINISHED)
-    play.vote_rematch(table.pk, users[1], YOURS)
-    second = play.vote_rematch(table.pk, users[0]).match
+    matches.vote_rematch(table.pk, users[1], YOURS)
+    second = matches.vote_rematch(table.pk, users[0]).match
     assert second is not None and second.contributions == [{"seat": 2, "value": YOURS}]
     assert second.secret != first.secret
 
@@ -145,9 +145,9 @@ def test_a_malformed_contribution_is_refused_and_changes_nothing(bad):
     table.refresh_from_db()
     secret = table.next_secret
     with pytest.raises(rows.TableError, match="64 hexadecimal digits"):
-        play.start_match(table.pk, users[0], bad)
+        matches.start_match(table.pk, users[0], bad)
     with pytest.raises(rows.TableError, match="64 hexadecimal digits"):
-        play.vote_rematch(table.pk, users[0], bad)
+        matches.vote_rematch(table.pk, users[0], bad)
     table.refresh_from_db()
     assert not Match.objects.filter(table=table).exists()
     assert (table.next_secret, table.rematch_votes) == (secret, [])
@@ -268,7 +268,7 @@ def test_the_log_lists_what_the_match_dealt_and_did():
     table = rows.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=True)
     for seat in (1, 2, 3):
         seating.take_seat(table.pk, users[seat], seat)
-    play.start_match(table.pk, users[0], MINE)
+    matches.start_match(table.pk, users[0], MINE)
     match = match_of(table)
     state = belote.loads(match.state)
     while state.to_act is not None:

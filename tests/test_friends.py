@@ -8,10 +8,11 @@ import pytest
 from django.urls import reverse
 from friendship.models import Block, Friend, FriendshipRequest
 
+from games.live import presence
 from games.models import Club, Invitation, Profile, Seat, Table
-from games.people import clubs, friends
+from games.people import clubs, friends, online
 from games.people.friends import FriendError
-from games.tables import invitations, rows, seating
+from games.tables import chat, invitations, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, make_players
@@ -144,6 +145,33 @@ def test_a_blocked_player_cannot_sit_at_a_private_table():
     assert seating.take_seat(table.pk, bob, 1)
 
 
+def test_a_blocked_player_can_neither_open_watch_chat_at_nor_be_invited_to_a_private_table(
+    client,
+):
+    ana, bob, cid, dan = make_players(4)
+    table = waiting_table(ana)
+    seating.take_seat(table.pk, dan, 2)  # sits down before Ana blocks him
+    public = rows.create_table(ana, "belote", OPTIONS, is_private=False)
+    befriend(cid, bob)
+    seating.take_seat(table.pk, cid, 1)
+    friends.block(ana, bob.username)
+    friends.block(ana, dan.username)
+    client.force_login(bob)
+    assert client.get(table.get_absolute_url()).status_code == 404
+    assert presence.join(table.code, bob, "bob-socket") is None
+    with pytest.raises(TableError, match="cannot chat"):
+        chat.post_message(table.pk, bob, "hello")
+    with pytest.raises(TableError, match="player1 cannot sit at this private table"):
+        invitations.invite(table.pk, cid, bob.username)
+    assert not Invitation.objects.exists()
+    # A public table of hers opens to him; a player seated before the block keeps his seat's.
+    assert client.get(public.get_absolute_url()).status_code == 200
+    assert presence.join(table.code, dan, "dan-socket") == table.pk
+    friends.unblock(ana, bob.username)
+    assert client.get(table.get_absolute_url()).status_code == 200
+    assert presence.join(table.code, bob, "bob-socket") == table.pk
+
+
 def test_only_players_at_a_table_invite_and_only_while_it_waits():
     ana, bob, cid = make_players(3)
     befriend(ana, bob)
@@ -165,6 +193,25 @@ def test_friends_shown_online_follow_their_choice(client):
     client.force_login(ana)
     page = client.get(reverse("friends")).content.decode()
     assert "does not show when online" in page and "player1" in page
+
+
+def test_a_player_with_a_page_open_is_online_to_friends_and_club_members_alike():
+    ana, bob = make_players(2)
+    befriend(ana, bob)
+    club = clubs.create_club(ana, "Online", "", ["belote"], Club.Access.OPEN)
+    clubs.join(club, bob)
+
+    def seen_online() -> tuple[bool | None, bool | None]:
+        """Whether ana sees bob online on her friends page and on the club's page."""
+        _page, [row] = friends.friend_rows(ana)
+        members = dict(clubs.members_page(club, ana)["members"])
+        return row.online, next(up for m, up in members.items() if m.user_id == bob.pk)
+
+    assert online.online([ana.pk, bob.pk]) == set() and seen_online() == (False, False)
+    place = online.claim_socket(bob.pk, "bob's lobby")
+    assert online.online([ana.pk, bob.pk]) == {bob.pk} and seen_online() == (True, True)
+    online.release_socket(place, "bob's lobby")
+    assert seen_online() == (False, False)
 
 
 def test_the_pages_answer_and_refuse_by_post_only(client):
@@ -252,3 +299,13 @@ def test_inviting_a_non_member_to_a_club_table_is_refused_at_once(client):
     invitation = invitations.invite(table.pk, ana, bob.username)
     assert invitations.answer(invitation.pk, bob, True)[1] == ""
     assert Seat.objects.get(table=table, user=bob)
+
+
+def test_a_posted_name_is_cut_to_a_username_s_length_and_a_name_no_account_has_is_refused(client):
+    ana, _bob = make_players(2)
+    client.force_login(ana)
+    page = client.post(reverse("block"), {"username": "x" * 200}, follow=True).content.decode()
+    assert f"There is no player called {'x' * 150}." in page
+    answer = client.post(reverse("block"), {"username": "player1\x00"}, follow=True)
+    assert "There is no player called ." in answer.content.decode()  # a message, not a 500
+    assert not Block.objects.exists()

@@ -15,7 +15,7 @@ from games.engines import grabush
 from games.live import frames
 from games.models import Match
 from games.presenters import grabush as presenter
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .engines.grabush_helpers import craft
 from .factories import make_players
@@ -213,7 +213,7 @@ def test_the_table_page_a_player_receives_names_each_control_after_what_it_shows
     options = {"players": 2, "stock_size": 20, "table_talk_penalty": True}
     table = rows.create_table(users[0], "grabush", options, is_private=True)
     seating.take_seat(table.pk, users[1], 1)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     state = grabush.loads(Match.objects.get(table=table).state)
     user = users[state.to_act]
     picks = sources(grabush.view(state, state.to_act))

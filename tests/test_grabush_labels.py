@@ -8,7 +8,7 @@ import pytest
 from games.engines import grabush
 from games.live import frames
 from games.presenters import grabush as presenter
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .factories import make_players
 
@@ -39,7 +39,7 @@ def test_the_chat_box_warns_of_table_talk_only_while_a_game_with_the_rule_runs(p
     seating.take_seat(table.pk, users[1], 1)
     before = frames.render_frame(table, users[2], full=True)
     assert "Table talk" not in before
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     for viewer in users[:2]:
         frame = frames.render_frame(table, viewer, full=True)
         assert ("Table talk: while the game runs" in frame) is penalty

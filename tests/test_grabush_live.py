@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 
 from games.engines import grabush
 from games.models import Match, Move, Table
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .engines.grabush_helpers import craft
 from .live import connect, leaked_cards, receive_until, send, version_mark
@@ -42,7 +42,7 @@ def start(users) -> Table:
     table = rows.create_table(users[0], "grabush", OPTIONS, is_private=True)
     for index, user in enumerate(users[:4]):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     Match.objects.filter(table=table).update(state=grabush.dumps(position()))
     return table
 

@@ -18,7 +18,7 @@ from games.live.regions import render as render_region
 from games.live.regions import restricted
 from games.models import Match, Table
 from games.presenters import grabush as presenter
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 
 from .engines.grabush_helpers import craft
 from .live import FRAME_TIMEOUT, connect, frames_until, heard, send, settle, version_mark
@@ -72,7 +72,7 @@ def start_with(users, state: grabush.State) -> Table:
     table = rows.create_table(users[0], "grabush", OPTIONS, is_private=True)
     for index, user in enumerate(users[:4]):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     Match.objects.filter(table=table).update(state=grabush.dumps(state))
     return table
 

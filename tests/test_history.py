@@ -16,7 +16,7 @@ from games.catalog import get_game
 from games.models import Match, MatchPlayer, Move, Outcome, Rating, RatingChange, Seat, Table
 from games.records import history, ratings
 from games.records.replay import final_state
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 
 from .factories import OPTIONS, make_players
 
@@ -65,7 +65,7 @@ def play_out(table: Table, users, rng: random.Random, chat: float = 0.0) -> Matc
 def start_and_finish(users, game="belote", seed=1, bots=None, chat=0.0) -> Match:
     table = new_table(users, game, bots=bots)
     owner = next(user for user in users if user is not None)
-    play.start_match(table.pk, owner)
+    matches.start_match(table.pk, owner)
     return play_out(table, users, random.Random(seed), chat)
 
 
@@ -96,7 +96,7 @@ def test_only_seats_their_humans_played_are_rated():
     recorded, partners 0 and 2 are rated, and the absent players' ratings do not move."""
     users = make_players(4)
     table = new_table(users)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     absent = [None, None, None, None]
     for seat in (0, 2):
         absent[seat] = users[seat]
@@ -112,7 +112,7 @@ def test_only_seats_their_humans_played_are_rated():
 def test_a_match_the_computers_played_alone_is_not_rated():
     users = make_players(4)
     table = new_table(users)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     match = play_out(table, [None] * 4, random.Random(4))  # everyone left: covered throughout
     assert match.status == Match.Status.FINISHED
     assert not RatingChange.objects.filter(match=match).exists()
@@ -239,7 +239,7 @@ def test_everything_shown_agrees_with_the_move_log(client):
 def test_running_matches_have_no_record_or_replay(client):
     users = make_players(4)
     table = new_table(users)
-    match = play.start_match(table.pk, users[0])
+    match = matches.start_match(table.pk, users[0])
     assert client.get(reverse("match", args=[match.pk])).status_code == 404
     assert client.get(reverse("replay", args=[match.pk])).status_code == 404
     Match.objects.filter(pk=match.pk).update(status=Match.Status.ABORTED)
@@ -247,7 +247,7 @@ def test_running_matches_have_no_record_or_replay(client):
     assert page.status_code == 200 and page.context["aborted"]
     assert [side["score"] for side in page.context["sides"]] == [0, 0]
     grabush = new_table(users[2:], "grabush")
-    stopped = play.start_match(grabush.pk, users[2])
+    stopped = matches.start_match(grabush.pk, users[2])
     Match.objects.filter(pk=stopped.pk).update(status=Match.Status.ABORTED)
     page = client.get(reverse("match", args=[stopped.pk]))
     assert [side["score"] for side in page.context["sides"]] == [20, 20]

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games.tables import play
+from games.tables import matches
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 
@@ -18,7 +18,7 @@ def test_private_match_record_and_replay_are_for_its_players_and_staff():
     table = seated_table(users)  # seated_table opens a private table
     table.options = {**OPTIONS, "target": 11}
     table.save()
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     match = finish_match(table, users)
     urls = [reverse("match", args=[match.pk]), reverse("replay", args=[match.pk])]
     outsider, player, staff = Client(), Client(), Client()

@@ -11,7 +11,7 @@ from games.engines import belote
 from games.live import consumers, notify
 from games.live.consumers import BadFrame, parse_frame
 from games.models import ChatMessage, MatchPlayer, Presence
-from games.tables import chat, play
+from games.tables import chat, matches
 
 from .factories import make_players, match_of, seated_table
 from .live import FRAME_TIMEOUT, connect, receive_until, send
@@ -59,7 +59,7 @@ def test_htmx_frames_with_their_headers_still_parse():
 async def test_a_hostile_frame_keeps_the_socket_and_stores_nothing(frame):
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(seated_table)(users)
-    await sync_to_async(play.start_match)(table.pk, users[0])
+    await sync_to_async(matches.start_match)(table.pk, users[0])
     socket = await connect(users[0], f"/ws/table/{table.code}/")
     await socket.send_to(text_data=frame)
     assert 'role="alert"' in await receive_until(
@@ -98,7 +98,7 @@ async def test_a_socket_that_dies_of_an_error_runs_the_whole_disconnect(monkeypa
     settings.AWAY_GRACE_SECONDS = 0
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(seated_table)(users)
-    await sync_to_async(play.start_match)(table.pk, users[0])
+    await sync_to_async(matches.start_match)(table.pk, users[0])
     match = await sync_to_async(match_of)(table)
     on_turn = belote.loads(match.state).to_act
     sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]

@@ -9,8 +9,8 @@ from django.apps import apps
 
 from games.catalog import get_game
 from games.models import Match, MatchPlayer, Seat
-from games.tables import play, rows, seating
-from games.tables.computers import computer_name
+from games.presenters.computers import computer_name
+from games.tables import matches, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players, match_of, seated_table
@@ -38,10 +38,10 @@ def test_the_experts_seats_play_hard_from_the_upgrade_on_and_its_matches_keep_it
     waiting = rows.create_table(users[0], "belote", OPTIONS, is_private=True)
     Seat.objects.filter(table=waiting, index=2).update(bot_level="expert")
     running = seated_table(users)
-    play.start_match(running.pk, users[0])
+    matches.start_match(running.pk, users[0])
     MatchPlayer.objects.filter(match=match_of(running), seat=1).update(bot_level="expert")
     done = seated_table(users)
-    play.start_match(done.pk, users[0])
+    matches.start_match(done.pk, users[0])
     finished = finish_match(done, users)
     assert finished.status == Match.Status.FINISHED
     MatchPlayer.objects.filter(match=finished, seat=3).update(bot_level="expert")

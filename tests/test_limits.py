@@ -95,7 +95,7 @@ def test_reports_are_folded_and_limited_per_hour(make_user, settings):
     assert [created for _, created in results] == [True] + [False] * 29
     moderation.report(reporter, "cheating", user=rude[1])
     moderation.report(reporter, "cheating", user=rude[2])
-    with pytest.raises(TableError, match="3 reports in the last hour"):
+    with pytest.raises(moderation.ReportError, match="3 reports in the last hour"):
         moderation.report(reporter, "cheating", user=rude[3])
     assert Report.objects.count() == 3
 

@@ -18,7 +18,7 @@ from games.engines import belote
 from games.live import lobby_feed, notify
 from games.models import Match, Table
 from games.records.replay import final_state
-from games.tables import lobby, play, rows, seating
+from games.tables import lobby, matches, rows, seating
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 from .live import FRAME_TIMEOUT, connect, receive_until, send, session_cookie
@@ -125,7 +125,7 @@ def test_a_finished_match_then_a_rematch_needs_every_player():
     table = seated_table(users)
     table.options = {**OPTIONS, "target": 11}
     table.save()
-    first = play.start_match(table.pk, users[0])
+    first = matches.start_match(table.pk, users[0])
     finished = finish_match(table, users)
     assert finished.status == Match.Status.FINISHED
     assert finished.result["winner"] in (0, 1)
@@ -135,11 +135,11 @@ def test_a_finished_match_then_a_rematch_needs_every_player():
     # The seed and the move log rebuild the match exactly.
     assert belote.dumps(final_state(finished)) == finished.state
     for user in users[:3]:
-        assert play.vote_rematch(table.pk, user) == (True, None)
+        assert matches.vote_rematch(table.pk, user) == (True, None)
     revision = Table.objects.get(pk=table.pk).revision
-    assert play.vote_rematch(table.pk, users[0]) == (False, None)  # asked already
+    assert matches.vote_rematch(table.pk, users[0]) == (False, None)  # asked already
     assert Table.objects.get(pk=table.pk).revision == revision  # nothing to refresh
-    changed, second = play.vote_rematch(table.pk, users[3])
+    changed, second = matches.vote_rematch(table.pk, users[3])
     assert changed and second is not None and second.number == first.number + 1
     assert second.seed != first.seed  # a new seed: a new shuffle
     assert list(second.players.values_list("user_id", flat=True)) == [u.pk for u in users]

@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from games.live.consumers import CLOSE_TOO_MANY
 from games.models import Presence, Server
-from games.tables import limits, rows
+from games.people import online
+from games.tables import rows
 
 from .factories import OPTIONS
 from .live import open_socket, receive_until, session_cookie
@@ -36,7 +37,7 @@ async def test_sockets_another_process_holds_count_against_the_lobby_limit(make_
     alice = await sync_to_async(make_user)("alice")
     table = await sync_to_async(rows.create_table)(alice, "belote", OPTIONS, is_private=False)
     for name in ("elsewhere!1", "elsewhere!2"):  # as another server process holds them
-        assert await sync_to_async(limits.claim_socket)(alice.pk, name) is not None
+        assert await sync_to_async(online.claim_socket)(alice.pk, name) is not None
     mine, connected = await open_socket(alice, "/ws/lobby/")
     assert connected
     lobby, _ = await open_socket(alice, "/ws/lobby/")

@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games.live.consumers import CLOSE_BANNED, CLOSE_FLOOD, FRAME_BURST
 from games.models import ChatMessage, Match, Report, Sanction, Table
-from games.tables import chat, play, rows, seating
+from games.tables import chat, matches, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, make_players, seated_table
@@ -179,7 +179,7 @@ async def test_abort_table_records_the_match_and_tells_the_players():
     users = await sync_to_async(make_players)(4)
     client, moderator = await sync_to_async(staff_client)()
     table = await sync_to_async(seated_table)(users)
-    await sync_to_async(play.start_match)(table.pk, users[0])
+    await sync_to_async(matches.start_match)(table.pk, users[0])
     socket = await connect(users[2], f"/ws/table/{table.code}/")
     await receive_until(socket, "The match has started.")  # the page as it opens
     await sync_to_async(admin_action)(client, "games_table", "abort_tables", [table.pk])

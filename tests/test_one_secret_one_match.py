@@ -16,7 +16,7 @@ from django.urls import reverse
 
 from games.engines import fair_deals
 from games.models import Match, Table
-from games.tables import play, quick, rows
+from games.tables import matches, quick, rows
 from games.views.tables import PLAY_NOW_SECRET
 from tests.factories import make_players, seated_table
 from tests.test_play_now import at_the_table
@@ -93,8 +93,8 @@ def test_play_now_for_two_games_at_once_starts_one_match_from_the_shown_secret(c
 
 def test_the_database_refuses_a_second_match_of_one_secret_or_one_seed():
     users = make_players(4)
-    first = play.start_match(seated_table(users).pk, users[0])
-    second = play.start_match(seated_table(users).pk, users[0])
+    first = matches.start_match(seated_table(users).pk, users[0])
+    second = matches.start_match(seated_table(users).pk, users[0])
     for field in ("secret", "seed"):
         with pytest.raises(IntegrityError), transaction.atomic():
             Match.objects.filter(pk=second.pk).update(**{field: getattr(first, field)})
@@ -107,7 +107,7 @@ def test_start_pressed_together_starts_one_match():
     users = make_players(4)
     table = seated_table(users)
     secret = Table.objects.get(pk=table.pk).next_secret
-    results = together(*[lambda: play.start_match(table.pk, users[0])] * 3)
+    results = together(*[lambda: matches.start_match(table.pk, users[0])] * 3)
     started = [result for result in results if isinstance(result, Match)]
     assert len(started) == 1
     assert all(isinstance(result, rows.TableError) for result in results if result not in started)
@@ -125,10 +125,10 @@ def finish(table: Table) -> None:
 def test_every_player_asking_for_a_rematch_at_once_starts_one_match():
     users = make_players(4)
     table = seated_table(users)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     finish(table)
     secret = Table.objects.get(pk=table.pk).next_secret
-    together(*(lambda user=user: play.vote_rematch(table.pk, user) for user in users))
+    together(*(lambda user=user: matches.vote_rematch(table.pk, user) for user in users))
     assert list(table.matches.order_by("number").values_list("number", "status")) == [
         (1, Match.Status.FINISHED),
         (2, Match.Status.RUNNING),
@@ -144,10 +144,10 @@ def test_a_quick_tables_next_match_starts_once_however_it_is_asked_for():
     at_the_table(table, alice, bob)
     finish(table)
     together(
-        lambda: play.vote_rematch(table.pk, alice),
-        lambda: play.vote_rematch(table.pk, bob),
-        lambda: play.start_quick_rematch(table.pk),
-        lambda: play.start_quick_rematch(table.pk),
+        lambda: matches.vote_rematch(table.pk, alice),
+        lambda: matches.vote_rematch(table.pk, bob),
+        lambda: matches.start_quick_rematch(table.pk),
+        lambda: matches.start_quick_rematch(table.pk),
     )
     assert list(table.matches.order_by("number").values_list("number", flat=True)) == [1, 2]
     distinct_secrets_and_seeds()

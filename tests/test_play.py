@@ -16,9 +16,8 @@ from django.test.utils import CaptureQueriesContext
 from games.engines import belote
 from games.live import moves, snapshots
 from games.models import Match, MatchPlayer, Move, Table
-from games.people import moderation
 from games.records import replay
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
@@ -62,7 +61,7 @@ def test_a_held_read_the_match_moved_past_refuses_the_move_and_changes_nothing(s
 def test_a_held_read_of_a_match_closed_since_refuses_the_move(started):
     table, users = started
     held = snapshots.event_snapshot(table.pk, "opened")
-    moderation.abort_table(table.pk)
+    rows.abort_table(table.pk)
     with pytest.raises(play.StaleMove):
         moves.apply(table.pk, users[held.state.to_act], "pass", held.match.version)
     match = Match.objects.get(pk=held.match.pk)
@@ -128,10 +127,10 @@ def test_a_finished_table_starts_again_only_through_the_rematch_votes():
     table = seated_table(users)
     table.options = {**OPTIONS, "target": 11}
     table.save()
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     finish_match(table, users)
     with pytest.raises(TableError, match="rematch"):
-        play.start_match(table.pk, users[0])  # the owner alone
+        matches.start_match(table.pk, users[0])  # the owner alone
     assert Match.objects.filter(table=table).count() == 1
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
 
@@ -143,7 +142,7 @@ def test_a_chat_grants_its_penalty_also_when_a_move_commits_at_the_same_moment(m
     table = rows.create_table(users[0], "grabush", options, is_private=True)
     for index, user in enumerate(users):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     real = play.lock_with_match
     reads = []
 

@@ -19,7 +19,7 @@ from games.live.autoplay import pending_in
 from games.live.frames import render_frame, table_context
 from games.models import Match, MatchPlayer, RatingChange, Seat, Server, Table
 from games.records import ratings
-from games.tables import play, quick, rows, seating
+from games.tables import matches, play, quick, rows, seating
 from games.tables.lobby import render_lobby_frame
 from games.views.tables import PLAY_NOW_SECRET
 from tests.factories import OPTIONS, make_players, match_of
@@ -49,10 +49,10 @@ def move(table: Table, match: Match) -> Match:
     """Make the next move of the running match as whoever plays its seat: its human, or its
     computer player (both through ``apply_action``); a finished deal's pause is ended first by
     every human asking for the next deal."""
-    if play.pause_active(match):
+    if matches.pause_active(match):
         for player in match.players.exclude(user=None).select_related("user"):
-            if play.pause_active(match_of(table)):
-                play.ready_for_next_deal(table.pk, player.user)
+            if matches.pause_active(match_of(table)):
+                matches.ready_for_next_deal(table.pk, player.user)
         match = match_of(table)
     engine = get_game(match.game).engine
     state = engine.loads(match.state)
@@ -166,7 +166,7 @@ def test_a_player_at_the_table_takes_over_with_no_away_mark_and_plays_his_own_ca
     assert context["seats"][1]["name"] == "player1"
     # Once the deal's result has been seen, his turns wait for him: no computer move is owed.
     for user in (alice, bob):
-        play.ready_for_next_deal(table.pk, user)
+        matches.ready_for_next_deal(table.pk, user)
     match = match_of(table)
     state = belote.loads(match.state)
     while state.to_act != 1:
@@ -240,7 +240,7 @@ def test_full_private_and_finished_tables_are_not_joined():
     # A table opened from the lobby is never joined by "Play now", even with computers in it.
     own = rows.create_table(users[5], "grabush", quick.default_options("grabush"), is_private=False)
     seating.fill_with_bots(own.pk, users[5], "easy")
-    play.start_match(own.pk, users[5])
+    matches.start_match(own.pk, users[5])
     with pytest.raises(rows.TableError):
         quick.claim_computer_seat(own.pk, users[0])
     grabush = quick.play_now(users[0], "grabush")
@@ -362,7 +362,7 @@ def test_grabush_hands_a_claimed_seat_over_with_the_next_match():
     status = by_id(render_frame(table, bob))["table-status"]
     assert "You lost." not in status and "You won!" not in status  # he did not play it
     assert "Waiting for the other players" in status
-    vote = play.vote_rematch(table.pk, alice)  # bob pressed "Play now": he had asked already
+    vote = matches.vote_rematch(table.pk, alice)  # bob pressed "Play now": he had asked already
     assert vote.match is not None and vote.match.number == 2
     assert players_of(vote.match) == [(alice.pk, ""), (bob.pk, "")]
     assert MatchPlayer.objects.get(match=vote.match, seat=1).joined_version is None
@@ -377,7 +377,7 @@ def test_a_quick_tables_next_match_waits_only_for_the_players_still_at_it():
     play_to_end(table)
     # Bob had asked for the next match (he pressed "Play now"), but he has gone: his seat goes
     # back to a computer player rather than hold the table.
-    vote = play.vote_rematch(table.pk, alice)
+    vote = matches.vote_rematch(table.pk, alice)
     assert vote.match is not None
     assert players_of(vote.match) == [(alice.pk, ""), (None, get_game("grabush").cover_level)]
     assert seats_of(table) == [(alice.pk, ""), (None, get_game("grabush").cover_level)]
@@ -390,9 +390,9 @@ def test_a_finished_quick_table_starts_again_once_the_one_it_waits_for_leaves(ho
     quick.play_now(bob, "grabush")
     at_the_table(table, alice, bob)
     play_to_end(table)
-    assert play.vote_rematch(table.pk, alice).match.number == 2
+    assert matches.vote_rematch(table.pk, alice).match.number == 2
     play_to_end(table)
-    vote = play.vote_rematch(table.pk, alice)
+    vote = matches.vote_rematch(table.pk, alice)
     assert vote.changed and vote.match is None  # bob is still at the table: he is waited for
     if how == "closes the page":
         presence.leave(table.pk, bob.pk, f"channel-{table.pk}-{bob.pk}")

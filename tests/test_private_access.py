@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import ChatMessage, Report
-from games.tables import play, rows, seating
+from games.tables import matches, rows, seating
 
 from .factories import OPTIONS, finish_match, make_players, seated_table
 
@@ -83,7 +83,7 @@ def test_profiles_list_private_matches_only_to_their_players_and_staff():
     table = seated_table(users)  # private
     table.options = {**OPTIONS, "target": 11}
     table.save()
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     match = finish_match(table, users)
     profile = reverse("profile", args=[users[0].username])
     link = reverse("match", args=[match.pk]).encode()
@@ -97,6 +97,6 @@ def test_profiles_list_private_matches_only_to_their_players_and_staff():
     public = rows.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=False)
     for index, user in enumerate(users[:4]):
         seating.take_seat(public.pk, user, index)
-    play.start_match(public.pk, users[0])
+    matches.start_match(public.pk, users[0])
     shown = finish_match(public, users)
     assert reverse("match", args=[shown.pk]).encode() in Client().get(profile).content

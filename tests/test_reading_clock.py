@@ -17,7 +17,7 @@ from django.utils import timezone
 from games.live import autoplay
 from games.live.snapshots import load_snapshot
 from games.models import Match, Move
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 
 from .factories import OPTIONS, make_players, match_of, start_with_dealer
 from .live import connect, receive_until, session_cookie, version_mark
@@ -60,18 +60,18 @@ def test_reading_stops_the_clock_of_the_player_on_turn_only():
     users = make_players(4)
     table = timed_table(users)
     started = match_of(table).turn_started_at
-    assert play.read_rules(table.code, users[2], True) is None  # not on turn: nothing
+    assert matches.read_rules(table.code, users[2], True) is None  # not on turn: nothing
     assert match_of(table).reading_since is None
     due = timer_of(table)
-    assert play.read_rules(table.code, users[1], True) == table.pk
-    assert play.read_rules(table.code, users[1], True) is None  # reading already
-    assert timer_of(table) == due + play.READING_PAUSE
+    assert matches.read_rules(table.code, users[1], True) == table.pk
+    assert matches.read_rules(table.code, users[1], True) is None  # reading already
+    assert timer_of(table) == due + matches.READING_PAUSE
     match = match_of(table)
     # Closed after a minute: the clock runs on from where it stopped.
     Match.objects.filter(pk=match.pk).update(
         reading_since=match.reading_since - timedelta(minutes=1)
     )
-    assert play.read_rules(table.code, users[1], False) == table.pk
+    assert matches.read_rules(table.code, users[1], False) == table.pk
     match = match_of(table)
     assert match.reading_since is None
     waited = match.turn_started_at - started
@@ -83,13 +83,13 @@ def test_the_clock_waits_two_minutes_at_most():
     users = make_players(4)
     table = timed_table(users)
     started = match_of(table).turn_started_at
-    play.read_rules(table.code, users[1], True)
+    matches.read_rules(table.code, users[1], True)
     match = match_of(table)
     Match.objects.filter(pk=match.pk).update(
         reading_since=match.reading_since - timedelta(minutes=10)
     )
-    play.read_rules(table.code, users[1], False)
-    assert match_of(table).turn_started_at - started == play.READING_PAUSE
+    matches.read_rules(table.code, users[1], False)
+    assert match_of(table).turn_started_at - started == matches.READING_PAUSE
 
 
 @pytest.mark.django_db
@@ -98,31 +98,31 @@ def test_reopening_the_rules_waits_two_minutes_a_turn_in_all():
     table = timed_table(users)
     started = match_of(table).turn_started_at
     for _reading in range(3):  # 50 s each time: the third has 20 s left
-        assert play.read_rules(table.code, users[1], True) == table.pk
+        assert matches.read_rules(table.code, users[1], True) == table.pk
         time_passes(table, timedelta(seconds=50))
-        assert play.read_rules(table.code, users[1], False) == table.pk
+        assert matches.read_rules(table.code, users[1], False) == table.pk
     # The turn's two minutes are used up: opening the rules again stops no clock.
-    assert play.read_rules(table.code, users[1], True) is None
+    assert matches.read_rules(table.code, users[1], True) is None
     match = match_of(table)
     assert match.reading_since is None
-    assert match.turn_started_at - started == play.READING_PAUSE - timedelta(seconds=150)
+    assert match.turn_started_at - started == matches.READING_PAUSE - timedelta(seconds=150)
     assert timer_of(table) == started  # the 30 s turn ran out 150 - 120 s ago
     # The next turn's player has two minutes again.
     play.apply_action(table.pk, users[1], "pass", match.version)
-    assert play.read_rules(table.code, users[2], True) == table.pk
+    assert matches.read_rules(table.code, users[2], True) == table.pk
     next_turn = match_of(table).turn_started_at
-    assert timer_of(table) == next_turn + timedelta(seconds=30) + play.READING_PAUSE
+    assert timer_of(table) == next_turn + timedelta(seconds=30) + matches.READING_PAUSE
 
 
 @pytest.mark.django_db
 def test_the_next_turn_has_a_running_clock():
     users = make_players(4)
     table = timed_table(users)
-    play.read_rules(table.code, users[1], True)
+    matches.read_rules(table.code, users[1], True)
     match = match_of(table)
     play.apply_action(table.pk, users[1], "pass", match.version)
     assert match_of(table).reading_since is None
-    assert play.read_rules(table.code, users[1], False) is None
+    assert matches.read_rules(table.code, users[1], False) is None
 
 
 @pytest.mark.django_db
@@ -132,7 +132,7 @@ def test_a_table_without_a_clock_has_none_to_stop():
     for index, user in enumerate(users):
         seating.take_seat(table.pk, user, index)
     start_with_dealer(table, users[0], dealer=0)
-    assert play.read_rules(table.code, users[1], True) is None
+    assert matches.read_rules(table.code, users[1], True) is None
 
 
 @pytest.mark.django_db

@@ -21,7 +21,7 @@ from games.live.regions import restricted
 from games.models import Match, Table
 from games.presenters import belote as belote_presenter
 from games.presenters import lookup
-from games.tables import play
+from games.tables import matches, play
 from games.templatetags.felt import felt_player
 
 from .pages import Elements, by_id, swap_in
@@ -59,9 +59,9 @@ def test_every_belote_region_renders_from_its_declared_inputs_alone(watched):
     checked = 0
     seen = set()
     for step in range(60):  # the auction, a deal's tricks, its end, the next auction
-        if step and play.pause_active(Match.objects.get(table=table)):
+        if step and matches.pause_active(Match.objects.get(table=table)):
             # One at a time: the pause waits for the others, then the next deal starts.
-            ready = next(u for u in users if play.ready_for_next_deal(table.pk, u))
+            ready = next(u for u in users if matches.ready_for_next_deal(table.pk, u))
             assert ready is not None
         for viewer in users:
             context = frames.table_context(table, viewer)
@@ -75,7 +75,7 @@ def test_every_belote_region_renders_from_its_declared_inputs_alone(watched):
                     plain = (str, int, bool, type(None))
                     assert all(type(value) in plain for value in region.key(context))
                 checked += 1
-        if not play.pause_active(Match.objects.get(table=table)):
+        if not matches.pause_active(Match.objects.get(table=table)):
             _play_random(table, users, rng)
     assert checked == 60 * 5 * len(regions)
     assert {"auction", "play", "summary", "pause"} <= seen
@@ -95,9 +95,9 @@ def test_incremental_frames_keep_every_page_equal_to_a_whole_render(watched):
     skipped = set()
     paused = 0
     for _ in range(60):
-        if play.pause_active(Match.objects.get(table=table)):
+        if matches.pause_active(Match.objects.get(table=table)):
             paused += 1
-            next(u for u in users if play.ready_for_next_deal(table.pk, u))
+            next(u for u in users if matches.ready_for_next_deal(table.pk, u))
         else:
             _play_random(table, users, rng)
         table.refresh_from_db()

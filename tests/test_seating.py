@@ -7,7 +7,7 @@ import pytest
 from games.live import frames
 from games.models import Seat
 from games.records import history
-from games.tables import lobby, play, rows, seating
+from games.tables import lobby, matches, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, make_players
@@ -33,7 +33,7 @@ def test_one_action_fills_every_free_seat_with_computers_of_a_level():
     assert seating.fill_with_bots(table.pk, host, "hard") == 2
     assert seats_shown(table) == [("player0", ""), (None, "hard"), ("player1", ""), (None, "hard")]
     assert seating.fill_with_bots(table.pk, host, "easy") == 0  # nothing left to fill
-    play.start_match(table.pk, host)  # everyone is seated
+    matches.start_match(table.pk, host)  # everyone is seated
 
 
 def test_only_the_creator_fills_seats_and_only_with_a_real_level():
@@ -59,5 +59,5 @@ def test_computers_at_one_table_have_distinct_names_on_the_page_and_in_the_recor
     ]
     listed = lobby.render_lobby_frame(lobby.lobby_tables())
     assert all(name in listed for name in names[1:])
-    match = play.start_match(table.pk, host)
+    match = matches.start_match(table.pk, host)
     assert [history.player_name(p) for p in match.players.order_by("seat")] == names

@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from games.engines import belote
 from games.live import autoplay, batching, notify, snapshots
 from games.models import Match, Move, Table
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 
 from .factories import OPTIONS, make_players, match_of, seated_table
 from .live import (
@@ -51,7 +51,7 @@ def state_has_bid(state) -> bool:
 async def test_full_deal_over_websockets_never_leaks_a_hand():
     users = await sync_to_async(make_players)(5)
     table = await sync_to_async(seated_table)(users)
-    await sync_to_async(play.start_match)(table.pk, users[0])
+    await sync_to_async(matches.start_match)(table.pk, users[0])
     path = f"/ws/table/{table.code}/"
     seats = [await connect(user, path) for user in users[:4]]
     spectator = await connect(users[4], path)
@@ -100,7 +100,7 @@ async def test_full_deal_over_websockets_never_leaks_a_hand():
 async def _started(count: int = 4):
     users = await sync_to_async(make_players)(count)
     table = await sync_to_async(seated_table)(users)
-    await sync_to_async(play.start_match)(table.pk, users[0])
+    await sync_to_async(matches.start_match)(table.pk, users[0])
     return users, table
 
 

@@ -58,7 +58,7 @@ def test_a_report_reason_is_stored_without_invisible_characters(started):
     _, users = started
     moderation.report(users[0], "\u202echeat\u202c\u200bing", user=users[1])
     assert Report.objects.get(reporter=users[0]).reason == "cheating"
-    with pytest.raises(TableError, match="Say what is wrong"):
+    with pytest.raises(moderation.ReportError, match="Say what is wrong"):
         moderation.report(users[0], "\u2067\u200f", user=users[2])
     assert Report.objects.count() == 1
 

@@ -22,7 +22,7 @@ from games.engines import belote
 from games.live import autoplay, notify, thinking
 from games.live.workers import BotWorker
 from games.models import Match, Seat
-from games.tables import play, rows
+from games.tables import matches, play, rows
 
 from . import servers, thinking_bots
 from .factories import OPTIONS, make_players, match_of
@@ -40,7 +40,7 @@ def bot_table(owner, level: str = "normal"):
     computer to act first."""
     table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
     Seat.objects.filter(table=table).exclude(index=0).update(bot_level=level)
-    match = play.start_match(table.pk, owner)
+    match = matches.start_match(table.pk, owner)
     state = belote.new_game(seed=match.seed, dealer=0, **OPTIONS)  # seat 1 calls first
     Match.objects.filter(pk=match.pk).update(state=belote.dumps(state))
     return table

@@ -8,7 +8,7 @@ import pytest
 from games.engines import belote
 from games.live.frames import table_context
 from games.models import MatchPlayer
-from games.tables import play
+from games.tables import matches, play
 
 from .factories import make_players, match_of, seated_table
 
@@ -46,7 +46,7 @@ def test_the_seat_is_covered_only_after_several_timeouts_in_a_row(settings):
     settings.TIMEOUTS_BEFORE_COVER = 3
     users = make_players()
     table = seated_table(users)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     first = belote.loads(match_of(table).state).to_act
     for count in (1, 2):
         timed_out_move(table, first)
@@ -63,7 +63,7 @@ def test_a_players_own_move_starts_the_count_again(settings):
     settings.TIMEOUTS_BEFORE_COVER = 2
     users = make_players()
     table = seated_table(users)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     first = belote.loads(match_of(table).state).to_act
     timed_out_move(table, first)
     others_until(table, users, first)

@@ -24,7 +24,7 @@ from games.models import Match
 from games.presenters import grabush
 from games.presenters.words import card_name
 from games.records.history import side_label
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 from tests.factories import OPTIONS, make_players, match_of
 
 LANGUAGES = ("bg", "ru")
@@ -225,19 +225,19 @@ def belote_states(users):
     yield "waiting", table
     for index, user in enumerate(users[:4]):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     yield "auction", table
     for _ in range(6):
         belote_move(table, users)
     yield "play", table
-    while not play.pause_active(match_of(table)):
+    while not matches.pause_active(match_of(table)):
         belote_move(table, users)
     yield "deal end", table
     while match_of(table).status == Match.Status.RUNNING:
-        if play.pause_active(match_of(table)):
+        if matches.pause_active(match_of(table)):
             for user in users[:4]:
-                if play.pause_active(match_of(table)):
-                    play.ready_for_next_deal(table.pk, user)
+                if matches.pause_active(match_of(table)):
+                    matches.ready_for_next_deal(table.pk, user)
         else:
             belote_move(table, users)
     yield "match end", table
@@ -250,7 +250,7 @@ def grabush_states(users):
         table = rows.create_table(users[0], "grabush", options, is_private=True)
         for index, user in enumerate(users[:count]):
             seating.take_seat(table.pk, user, index)
-        play.start_match(table.pk, users[0])
+        matches.start_match(table.pk, users[0])
         yield f"{count} players", table
     play.apply_chat_rule(table.pk, users[0])
     yield "penalty", table

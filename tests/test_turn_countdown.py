@@ -18,7 +18,7 @@ from games.live.regions import restricted
 from games.models import Match, MatchPlayer
 from games.presenters import belote as belote_presenter
 from games.presenters import grabush as grabush_presenter
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 
 from .factories import OPTIONS, start_with_dealer
 from .test_grabush_regions import short_game
@@ -39,7 +39,7 @@ def timed_table(game: str, options: dict, seats: int, turn_seconds: int = 30, pr
     table = rows.create_table(users[0], game, options, is_private=True, turn_seconds=turn_seconds)
     for index, user in enumerate(users[1:], start=1):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     return table, users
 
 

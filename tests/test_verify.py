@@ -17,7 +17,7 @@ from games.catalog import get_game
 from games.engines.belote_cards import CARDS
 from games.models import Match
 from games.records import history
-from games.tables import play, rows, seating
+from games.tables import matches, play, rows, seating
 from games.verify import main, verify
 
 from .factories import OPTIONS, make_players, match_of
@@ -31,7 +31,7 @@ def played_belote() -> dict:
     table = rows.create_table(users[0], "belote", {**OPTIONS, "target": 11}, is_private=False)
     for seat in (1, 2, 3):
         seating.take_seat(table.pk, users[seat], seat, f"{seat:02x}" * 32)
-    play.start_match(table.pk, users[0], MINE)
+    matches.start_match(table.pk, users[0], MINE)
     rng = random.Random(4)
     match = match_of(table)
     engine = get_game("belote").engine
@@ -49,7 +49,7 @@ def played_grabush() -> dict:
     users = make_players(2)
     table = rows.create_table(users[0], "grabush", {"players": 2}, is_private=False)
     seating.take_seat(table.pk, users[1], 1, MINE)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     engine = get_game("grabush").engine
     rng = random.Random(9)
     match = match_of(table)

@@ -25,7 +25,9 @@ from django.utils.translation import gettext as _
 from ..catalog import get_game
 from ..engines import duplicate, fair_deals
 from ..models import Club, Event, EventPair, EventTable, Match, Seat, Table
-from ..people import clubs
+from ..people import access, clubs
+from ..refusals import Refusal
+from ..tables.extensions import Notice
 from ..tables.matches import begin_match
 from ..tables.quick import default_options
 from . import par, results
@@ -36,7 +38,7 @@ MAX_DEALS_PER_ROUND = 8
 MAX_PAIRS = 32
 
 
-class EventError(ValueError):
+class EventError(Refusal):
     """An event action that cannot be done; the message says why."""
 
 
@@ -109,7 +111,7 @@ def register(
         event = Event.objects.select_for_update().get(pk=event.pk)
         if event.status != Event.Status.REGISTRATION:
             raise EventError(_("Registration for this event is closed."))
-        if not clubs.is_member(event.club, user):
+        if not access.is_member(event.club, user):
             raise EventError(_("Only the club's members can play in its events."))
         partner = None
         if partner_name.strip():
@@ -118,7 +120,7 @@ def register(
                 .objects.filter(username__iexact=partner_name.strip(), is_active=True)
                 .first()
             )
-            if partner is None or not clubs.is_member(event.club, partner):
+            if partner is None or not access.is_member(event.club, partner):
                 raise EventError(
                     _("%(name)s is not a member of this club.") % {"name": partner_name.strip()}
                 )
@@ -288,6 +290,23 @@ def table_finished(table_id: int) -> Started | None:
         return Started(event, place.round, finished=True, players=people)
 
 
+def notices(started: Started) -> list[Notice]:
+    """What tells the players that a round began (each where to sit, their pages waking the
+    round's tables) or that the event is over."""
+    kind = "event_over" if started.finished else "event_round"
+    return [
+        Notice(pk, kind, started.event.pk, started.seats.get(pk, ""), tuple(started.tables))
+        for pk in started.players
+    ]
+
+
+def match_ended(table_id: int) -> list[Notice]:
+    """:func:`table_finished` as the match's end is announced (``tables.extensions``): what
+    began, as notices for the players."""
+    started = table_finished(table_id)
+    return notices(started) if started is not None else []
+
+
 def my_table(event: Event, user: AbstractBaseUser) -> Table | None:
     """The table ``user`` plays at in the event's current round."""
     if not user.is_authenticated or event.status != Event.Status.RUNNING:
@@ -298,20 +317,6 @@ def my_table(event: Event, user: AbstractBaseUser) -> Table | None:
         .first()
     )
     return place.table if place else None
-
-
-def may_open(table_id: int, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may open the table (its page, watching it, its chat): a club's table
-    shows only to the club's members, and an event's table only to its players until every
-    table of its round has finished (a watcher could pass its deals on)."""
-    table = Table.objects.select_related("club").filter(pk=table_id).first()
-    if table is None or not clubs.may_see(table, user):
-        return False
-    return not (
-        EventTable.objects.filter(table_id=table_id, revealed=False)
-        .exclude(table__seats__user_id=user.pk)
-        .exists()
-    )
 
 
 def tables_to_drive(table_id: int) -> list[int]:

@@ -29,7 +29,7 @@ from django.utils import timezone
 from ..bots import Bot
 from ..catalog import get_game
 from ..models import Match
-from ..tables import play
+from ..tables import matches, play
 from . import moves, thinking
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
@@ -106,7 +106,7 @@ def pending_in(snapshot: TableSnapshot) -> Pending | None:
         if turn_seconds and match.turn_started_at:
             timer = match.turn_started_at + timedelta(seconds=turn_seconds)
             if match.reading_since is not None:  # the clock waits while they read the rules
-                timer += play.reading_left(match)
+                timer += matches.reading_left(match)
         if timer is not None and (away is None or timer < away):
             # One move for the player; only a few in a row hand the seat over (play).
             return Pending(

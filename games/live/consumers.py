@@ -27,9 +27,10 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from ..events import running
 from ..models import ChatMessage, Table
-from ..tables import chat, limits, play, rows, seating
+from ..people import online
+from ..refusals import Refusal
+from ..tables import chat, extensions, matches, play, rows, seating
 from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
@@ -63,7 +64,7 @@ ANNOUNCE_FIELD = re.compile(r"announce-(d[0-9]|belot)")
 logger = logging.getLogger(__name__)
 
 
-class BadFrame(ValueError):
+class BadFrame(Refusal):
     """A client frame that is not a well-formed request; the message says what is wrong."""
 
 
@@ -170,7 +171,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     user_group_name = ""
     #: Whether this connection's disconnect cleanup has run (it runs exactly once).
     cleaned_up = False
-    #: Whether this connection counts towards the account's open sockets (games.tables.limits).
+    #: Whether this connection counts towards the account's open sockets (games.people.online).
     counted = False
     accepted = False
 
@@ -200,7 +201,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
                 await self.channel_layer.group_discard(self.user_group_name, self.channel_name)
             await self.disconnect(code)
             if place is not None:  # else it lapses, no longer refreshed
-                await sync_to_async(limits.release_socket, thread_sensitive=False)(
+                await sync_to_async(online.release_socket, thread_sensitive=False)(
                     place, self.channel_name
                 )
         except Exception:
@@ -211,7 +212,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
             return
-        place = await sync_to_async(limits.claim_socket, thread_sensitive=False)(
+        place = await sync_to_async(online.claim_socket, thread_sensitive=False)(
             self.user.pk, self.channel_name
         )
         if place is None:
@@ -301,14 +302,16 @@ class NoticeConsumer(AuthenticatedConsumer):
     async def notice_show(self, event: dict[str, Any]) -> None:
         for table_id in event.get("tables", ()):
             autoplay.kick(table_id)  # an event round's tables where only computers sit
-        html = await database_sync_to_async(render_notice)(self.user, event["kind"], event["pk"])
+        html = await database_sync_to_async(render_notice)(
+            self.user, event["kind"], event["pk"], event.get("table", "")
+        )
         if html:
             await self.send(text_data=html)
 
 
 class ReadingConsumer(AuthenticatedConsumer):
     """Open while a player reads the rules from a table: the turn clock of the player on turn
-    waits as long as their rules page is open (``games.tables.play.read_rules``)."""
+    waits as long as their rules page is open (``games.tables.matches.read_rules``)."""
 
     code = ""
 
@@ -321,7 +324,7 @@ class ReadingConsumer(AuthenticatedConsumer):
             await self.read(False)
 
     async def read(self, reading: bool) -> None:
-        table_id = await database_sync_to_async(play.read_rules)(self.code, self.user, reading)
+        table_id = await database_sync_to_async(matches.read_rules)(self.code, self.user, reading)
         if table_id is not None:
             await notify.send(notify.table_group(table_id), notify.table_changed())
 
@@ -372,8 +375,8 @@ class TableConsumer(AuthenticatedConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
         await self.send_frame(full=True)
-        for table_id in await database_sync_to_async(running.tables_to_drive)(self.table_id):
-            autoplay.kick(table_id)  # nobody connects to an event's tables of computers
+        for table_id in await database_sync_to_async(extensions.tables_to_wake)(self.table_id):
+            autoplay.kick(table_id)  # nobody connects to them
         # Everyone's presence dots change; a pending computer move resumes (e.g. after a
         # server restart) through the table-changed handler.
         await notify.send(self.group, notify.table_changed())
@@ -504,12 +507,12 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_start(self, message: dict[str, Any]) -> None:
         contribution = contribution_field(message)
-        await database_sync_to_async(play.start_match)(self.table_id, self.user, contribution)
+        await database_sync_to_async(matches.start_match)(self.table_id, self.user, contribution)
         await self.changed(lobby=True)
 
     async def op_rematch(self, message: dict[str, Any]) -> None:
         contribution = contribution_field(message)
-        vote = await database_sync_to_async(play.vote_rematch)(
+        vote = await database_sync_to_async(matches.vote_rematch)(
             self.table_id, self.user, contribution
         )
         if vote.changed:
@@ -537,7 +540,7 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def op_next_deal(self, message: dict[str, Any]) -> None:
         """The player has seen the finished deal's result."""
-        if await database_sync_to_async(play.ready_for_next_deal)(self.table_id, self.user):
+        if await database_sync_to_async(matches.ready_for_next_deal)(self.table_id, self.user):
             await self.changed(lobby=False)
 
     async def op_bot(self, message: dict[str, Any]) -> None:
@@ -554,7 +557,7 @@ class TableConsumer(AuthenticatedConsumer):
             await self.changed(lobby=True)
 
     async def op_takeover(self, message: dict[str, Any]) -> None:
-        await database_sync_to_async(play.take_over)(self.table_id, self.user)
+        await database_sync_to_async(matches.take_over)(self.table_id, self.user)
         await self.changed(lobby=False)
 
     async def op_select(self, message: dict[str, Any]) -> None:

@@ -18,12 +18,11 @@ from django.utils.translation import gettext as _
 from friendship.models import FriendshipRequest
 
 from ..catalog import get_game
-from ..events import running
 from ..models import ChatMessage, Event, Invitation, Match, Table
 from ..presenters import READING_THE_RULES, Presenter, Region
+from ..presenters.computers import bot_level_choices, computer_first_name, computer_name
 from ..presenters.words import per_language
-from ..tables import chat, play
-from ..tables.computers import bot_level_choices, computer_first_name, computer_name
+from ..tables import chat, matches
 from ..tables.quick import waiting_claims
 from .regions import LANGUAGE, RENDERS, remember, render_changed
 from .snapshots import TableSnapshot, load_snapshot
@@ -140,8 +139,8 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
     if match is not None:
         if match.status == Match.Status.RUNNING:
             context["chat_warning"] = spec.chat_warning(table.options)
-        if match.status == Match.Status.RUNNING and play.pause_active(match):
-            waiting = play.waiting_for_next_deal(match, snapshot.players)
+        if match.status == Match.Status.RUNNING and matches.pause_active(match):
+            waiting = matches.waiting_for_next_deal(match, snapshot.players)
             context["pause"] = DealPause(
                 int(match.paused_until.timestamp() * 1000),
                 tuple((player.seat, seats[player.seat]["name"]) for player in waiting),
@@ -384,9 +383,10 @@ def render_flash(message: str) -> str:
     return render_to_string("games/partials/flash.html", {"flash": message})
 
 
-def render_notice(user: AbstractBaseUser, kind: str, pk: int) -> str:
-    """A notice for ``user``'s open pages: an invitation to answer, an answer to theirs, or a
-    friend request ("" when it is no longer theirs or no longer waiting)."""
+def render_notice(user: AbstractBaseUser, kind: str, pk: int, table: str = "") -> str:
+    """A notice for ``user``'s open pages: an invitation to answer, an answer to theirs, a
+    friend request, or an event's news (``table``: the code of the table a round seats them
+    at); "" when it is no longer theirs or no longer waiting."""
     context: dict[str, Any] = {"kind": kind}
     if kind == "invitation":
         context["invitation"] = (
@@ -418,7 +418,9 @@ def render_notice(user: AbstractBaseUser, kind: str, pk: int) -> str:
         if context["event"] is None:
             return ""
         if kind == "event_round":
-            context["table"] = running.my_table(context["event"], user)
+            context["table"] = Table.objects.filter(
+                code=table, event_table__event_id=pk, seats__user_id=user.pk
+            ).first()
             if context["table"] is None:
                 return ""
     else:

@@ -15,9 +15,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from ..events import running
 from ..models import Match
-from ..tables import play
+from ..tables import extensions, matches, play
 from . import notify, snapshots
 from .batching import run_batched
 
@@ -34,7 +33,7 @@ async def move(
     """
     group = notify.table_group(table_id)
     if action is None:
-        if await run_batched(play.end_pause, table_id, version):
+        if await run_batched(matches.end_pause, table_id, version):
             await notify.send(group, notify.table_changed())
         return None
     # Batched: moves of tables that arrive together share a trip to the database thread.
@@ -42,18 +41,11 @@ async def move(
     await notify.send(group, notify.table_changed(move=snapshots.move_news(moved)))
     if moved.match.status != Match.Status.RUNNING:
         await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
-        started = await database_sync_to_async(running.table_finished)(table_id)
-        if started is not None:  # the last table of an event's round finished
-            for group, message in event_news(started):
-                await notify.send(group, message)
+        # What else the end leads to (an event's next round), once the move has committed.
+        notices = await database_sync_to_async(extensions.match_ended)(table_id)
+        for group, message in notify.notice_messages(notices):
+            await notify.send(group, message)
     return moved.match
-
-
-def event_news(started: running.Started) -> list[tuple[str, dict[str, Any]]]:
-    """What tells an event's players that a round began or that the event is over."""
-    return notify.event_notices(
-        started.players, started.event.pk, started.tables, over=started.finished
-    )
 
 
 def apply(

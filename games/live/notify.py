@@ -11,6 +11,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from ..tables.extensions import Notice
+
 LOBBY_GROUP = "lobby"
 
 
@@ -30,14 +32,22 @@ def notice(user_id: int, kind: str, pk: int) -> None:
     send_sync(notices_group(user_id), {"type": "notice.show", "kind": kind, "pk": pk})
 
 
-def event_notices(
-    user_ids: list[int], event_id: int, tables: list[int], *, over: bool
-) -> list[tuple[str, dict[str, Any]]]:
-    """What tells an event's players that a round began (each where to sit) or that it is over;
-    ``tables``: the round's new tables, whose computers the pages that hear it wake."""
-    kind = "event_over" if over else "event_round"
-    message = {"type": "notice.show", "kind": kind, "pk": event_id, "tables": tables}
-    return [(notices_group(user_id), message) for user_id in user_ids]
+def notice_messages(notices: list[Notice]) -> list[tuple[str, dict[str, Any]]]:
+    """Where each of ``notices`` goes and what it says (the pages that hear it wake its
+    ``wake`` tables and show the notice)."""
+    return [
+        (
+            notices_group(notice.user_id),
+            {
+                "type": "notice.show",
+                "kind": notice.kind,
+                "pk": notice.pk,
+                "table": notice.table,
+                "tables": list(notice.wake),
+            },
+        )
+        for notice in notices
+    ]
 
 
 def table_group(table_id: int) -> str:

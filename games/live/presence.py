@@ -10,7 +10,7 @@ process's last beat) and tells their tables, so presence dots are right again an
 computer player takes over an absent player's turn after the usual grace period.
 
 Every socket, lobby or table, also holds one of its account's ``MAX_SOCKETS_PER_ACCOUNT``
-places (``games.tables.limits``): the heartbeat refreshes those of this process's sockets (it beats
+places (``games.people.online``): the heartbeat refreshes those of this process's sockets (it beats
 while any is open), and those of a dead process lapse in the cache after
 ``PRESENCE_STALE_SECONDS``.
 """
@@ -33,9 +33,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..events import running
 from ..models import Match, MatchPlayer, Presence, Server, Table
-from ..tables import limits, play
+from ..people import access, online
+from ..tables import matches
 from . import notify
 
 logger = logging.getLogger(__name__)
@@ -43,7 +43,7 @@ logger = logging.getLogger(__name__)
 _name: tuple[int, str] | None = None
 #: This process's open table sockets: channel name -> (table id, user id).
 _open: dict[str, tuple[int, int]] = {}
-#: This process's open sockets, lobby and table: channel name -> its place (games.tables.limits).
+#: This process's open sockets, lobby and table: channel name -> its place (games.people.online).
 _places: dict[str, str] = {}
 _heartbeat: asyncio.Task | None = None
 #: True while the heartbeat waits between beats (the only moment it is cancelled).
@@ -81,8 +81,8 @@ def _beat() -> bool:
 def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
     """Record a connection to the table with invite ``code``; returns its id (None: no table,
     or an event's table the user may not watch yet)."""
-    table = Table.objects.filter(code=code).only("pk").first()
-    if table is None or not running.may_open(table.pk, user):
+    table = Table.objects.select_related("club").filter(code=code).first()
+    if table is None or not access.may_open(table, user):
         return None
     _beat()
     with transaction.atomic():
@@ -104,7 +104,7 @@ def leave(table_id: int, user_id: int, channel_name: str) -> None:
         if gone:
             _running_seats(table_id, user_id).update(away_since=timezone.now())
     finished_quick = Table.objects.filter(pk=table_id, quick=True, status=Table.Status.FINISHED)
-    if gone and finished_quick.exists() and play.start_quick_rematch(table_id) is not None:
+    if gone and finished_quick.exists() and matches.start_quick_rematch(table_id) is not None:
         notify.announce(lobby=True)  # the consumer tells the table itself
 
 
@@ -184,7 +184,7 @@ async def _heartbeat_loop() -> None:
     while _open or _places:
         try:
             places = {place: name for name, place in _places.items()}
-            await sync_to_async(limits.keep_sockets, thread_sensitive=False)(places)
+            await sync_to_async(online.keep_sockets, thread_sensitive=False)(places)
         except Exception:
             logger.exception("could not refresh the sockets' places")  # the cache is down
         changed = set()

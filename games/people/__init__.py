@@ -1,2 +1,2 @@
-"""Players as people: their languages, their text, moderation and what follows an account's
-changes."""
+"""Players as people: their languages, their text, their limits, who is online, moderation,
+friends, clubs and what follows an account's changes."""

@@ -17,8 +17,8 @@ from django.core.mail import send_mail
 from django.utils.translation import gettext as _
 
 from ..models import Profile
-from ..tables import limits
-from . import friends
+from ..refusals import Refusal
+from . import friends, limits
 
 #: Keeps these links' signatures apart from every other signed value of the site.
 SALT = "games.people.addresses"
@@ -26,7 +26,7 @@ SALT = "games.people.addresses"
 MAX_AGE = 3 * 24 * 3600
 
 
-class AddressError(ValueError):
+class AddressError(Refusal):
     """A confirmation that cannot be done; the message says why."""
 
 

@@ -17,7 +17,7 @@ from confusable_homoglyphs import confusables
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Greatest, Least
 from django.utils.translation import gettext as _
 
@@ -32,7 +32,9 @@ from ..models import (
     Table,
     new_invite_code,
 )
+from ..refusals import Refusal
 from . import friends
+from .online import online
 from .text import skeleton
 
 Status, Role = Membership.Status, Membership.Role
@@ -45,7 +47,7 @@ LISTED = 50
 STANDINGS_LINES = 20
 
 
-class ClubError(ValueError):
+class ClubError(Refusal):
     """A club action that cannot be done; the message says why."""
 
 
@@ -57,16 +59,6 @@ def membership(club: Club, user: AbstractBaseUser) -> Membership | None:
     if not user.is_authenticated:
         return None
     return Membership.objects.filter(club=club, user=user).first()
-
-
-def is_member(club: Club, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` is an active member (admins included) of a club that is not hidden."""
-    return (
-        user.is_authenticated
-        and user.is_active
-        and not club.hidden
-        and Membership.objects.filter(club=club, user=user, status=Status.ACTIVE).exists()
-    )
 
 
 def is_admin(club: Club, user: AbstractBaseUser) -> bool:
@@ -304,7 +296,8 @@ def club_tables(club: Club) -> list[Table]:
 
 @dataclass
 class Line:
-    """One player's (or, in Belote, one partnership's) line of a club's standings."""
+    """One player's (or, in a game of partnerships, one partnership's) line of a club's
+    standings."""
 
     name: str
     played: int = 0
@@ -318,7 +311,7 @@ class GameStandings:
     game: str
     label: str
     players: list[Line] = field(default_factory=list)
-    #: Belote: the partnerships, by their two names.
+    #: A game of partnerships: the partnerships, by their two names.
     pairs: list[Line] = field(default_factory=list)
 
 
@@ -333,9 +326,10 @@ COUNTS = {
 
 def standings(club: Club) -> list[GameStandings]:
     """Each game's standings among the club's members: the finished matches played at the
-    club's tables, by player, and in Belote by partnership; most won first, the first
-    :data:`STANDINGS_LINES` of each. Added up by the database: a fixed number of queries,
-    each returning at most that many lines, however many matches the club has played."""
+    club's tables, by player, and in a game of partnerships (its teams are pairs) by
+    partnership; most won first, the first :data:`STANDINGS_LINES` of each.
+    Added up by the database: a fixed number of queries, each returning at most that many
+    lines, however many matches the club has played."""
     members = Membership.objects.filter(club=club, status=Status.ACTIVE).values("user_id")
     seats = MatchPlayer.objects.filter(
         match__table__club=club,
@@ -352,13 +346,15 @@ def standings(club: Club) -> list[GameStandings]:
             .order_by("-won", "lost", "user__username")[:STANDINGS_LINES]
         )
         pairs: list[Line] = []
-        if game == "belote":
+        teams = get_game(game).teams({})
+        if all(len(team) == 2 for team in teams):  # the game is played by partnerships
             partner = MatchPlayer.objects.filter(
-                match=OuterRef("match"), seat=OuterRef("seat") + 2, user__in=members
+                match=OuterRef("match"), seat=OuterRef("partner_seat"), user__in=members
             ).values("user__username")[:1]
             pairs = [
                 Line(f"{row['first']} & {row['second']}", *(row[k] for k in COUNTS))
-                for row in seats.filter(match__game=game, seat__lt=2)
+                for row in seats.filter(match__game=game, seat__in=[team[0] for team in teams])
+                .annotate(partner_seat=Case(*(When(seat=one, then=two) for one, two in teams)))
                 .annotate(partner=Subquery(partner))
                 .exclude(partner=None)
                 .annotate(
@@ -380,17 +376,6 @@ def standings(club: Club) -> list[GameStandings]:
     return result
 
 
-def may_sit(table: Table, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may take a seat at ``table``: anyone, but only members at a club's."""
-    return may_see(table, user)
-
-
-def may_see(table: Table, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may see ``table`` (its page, watching, its chat): anyone, but only
-    members at a club's."""
-    return table.club_id is None or is_member(table.club, user)
-
-
 def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> dict[str, object]:
     """What the club's page lists of its people: a page of its active members (by name, with
     presence where they show it to the viewer), and for admins the oldest :data:`LISTED`
@@ -402,7 +387,7 @@ def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> 
     ).get_page(page_number)
     active = list(page)
     shown = friends.shows_online_to([m.user for m in active], viewer)
-    up = friends.online(list(shown))
+    up = online(shown)
     waiting = {
         status: list(rows.filter(status=status).order_by("created_at")[:LISTED])
         for status in (Status.REQUESTED, Status.INVITED, Status.BANNED)

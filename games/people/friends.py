@@ -12,7 +12,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.cache import cache
 from django.core.paginator import Page, Paginator
 from django.db import transaction
 from django.db.models import Q
@@ -20,7 +19,9 @@ from django.utils.translation import gettext as _
 from friendship.models import Block, Friend, FriendshipRequest
 
 from ..models import Invitation, Presence, Profile, Table
-from ..tables import limits
+from ..refusals import Refusal
+from . import access, limits
+from .online import online
 
 User = get_user_model()
 Audience = Profile.Audience
@@ -31,7 +32,7 @@ FRIENDS_PER_PAGE = 50
 LISTED = 50
 
 
-class FriendError(ValueError):
+class FriendError(Refusal):
     """A friends' action that cannot be done; the message says why."""
 
 
@@ -145,8 +146,9 @@ def remove_friend(user: AbstractBaseUser, username: str) -> None:
 
 
 def block(user: AbstractBaseUser, username: str) -> None:
-    """Block ``username``: no requests, invitations or presence either way, no seat at the
-    player's private tables; a friendship and what is waiting between them end."""
+    """Block ``username``: no requests, invitations or presence either way, and the player's
+    private tables neither open nor seat them (``access``); a friendship and what is waiting
+    between them end."""
     other = player_named(username)
     if other.pk == user.pk:
         raise FriendError(_("You cannot block yourself."))
@@ -213,16 +215,6 @@ def shows_online_to(owners: list[AbstractBaseUser], viewer: AbstractBaseUser) ->
     }
 
 
-def online(user_ids: list[int]) -> set[int]:
-    """Those of ``user_ids`` with a page of the site open (a socket, in any process)."""
-    places = {
-        f"sockets:{uid}:{n}": uid
-        for uid in user_ids
-        for n in range(settings.MAX_SOCKETS_PER_ACCOUNT)
-    }
-    return {places[key] for key in cache.get_many(list(places))}
-
-
 @dataclass
 class FriendRow:
     """A friend as the friends page shows them to ``viewer``."""
@@ -252,13 +244,15 @@ def friend_rows(viewer: AbstractBaseUser, page_number: Any = 1) -> tuple[Page, l
         f for f in friends if (choices.get(f.pk) or Profile(user=f)).online_to != Audience.NOBODY
     ]
     up = online([f.pk for f in shown])
-    mine = Q(is_private=False) | Q(owner=viewer) | Q(seats__user=viewer)
-    mine |= Q(invitations__to_user=viewer, invitations__status=Invitation.Status.PENDING)
     at: dict[int, list[Table]] = {}
     presences = (
         Presence.objects.live()
         .filter(user__in=[f.pk for f in shown if f.pk in up])
-        .filter(table__in=Table.objects.filter(mine).exclude(status=Table.Status.ABORTED))
+        .filter(
+            table__in=Table.objects.filter(access.tables_listed_to(viewer)).exclude(
+                status=Table.Status.ABORTED
+            )
+        )
         .select_related("table")
     )
     for presence in presences:

@@ -1,7 +1,8 @@
-"""Moderation services: mutes, bans, aborting tables, hiding chat, reports.
+"""Moderation services: mutes, bans, hiding chat, reports (a table is closed by
+:func:`games.tables.rows.abort_table`).
 
 The admin calls these and tells the live pages what they changed (a banned user's sockets
-close at once, hidden chat disappears for everyone, an aborted table shows it is closed).
+close at once, hidden chat disappears for everyone).
 """
 
 from __future__ import annotations
@@ -18,10 +19,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..models import ChatMessage, Match, MatchPlayer, Report, Sanction, Table
-from ..tables import limits
-from ..tables.rows import TableError, bump, lock_table
+from ..models import ChatMessage, Match, MatchPlayer, Report, Sanction
+from ..refusals import Refusal
+from . import limits
 from .text import strip_invisible
+
+
+class ReportError(Refusal):
+    """A report that cannot be filed; the message says why."""
 
 
 def _active(kind: str) -> Q:
@@ -95,18 +100,6 @@ def unban(user: AbstractBaseUser) -> None:
         user.save(update_fields=["is_active"])
 
 
-def abort_table(table_id: int) -> Table:
-    """Close a table: its running match is recorded as aborted (the caller tells its players)."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        table.matches.filter(status=Match.Status.RUNNING).update(
-            status=Match.Status.ABORTED, finished_at=timezone.now()
-        )
-        table.status = Table.Status.ABORTED
-        bump(table, "status")
-    return table
-
-
 def set_hidden(messages: QuerySet[ChatMessage], hidden: bool) -> set[int]:
     """Hide or restore chat messages; returns the tables whose chat changed."""
     table_ids = set(messages.values_list("table_id", flat=True))
@@ -125,11 +118,11 @@ def report(
     and whether it is new (an open report of the reporter's on the same subject is not)."""
     reason = strip_invisible(reason).strip()
     if not reason:
-        raise TableError(_("Say what is wrong, please."))
+        raise ReportError(_("Say what is wrong, please."))
     if message is not None:
         user = message.user
     if user is None or user.pk == reporter.pk:
-        raise TableError(_("You can't report yourself."))
+        raise ReportError(_("You can't report yourself."))
     # The same report again (a double click, an impatient reporter) is the open one.
     same = Report.objects.filter(
         reporter=reporter, reported_user=user, message=message, status=Report.Status.OPEN
@@ -138,7 +131,7 @@ def report(
         return same, False
     limit = settings.REPORTS_PER_USER_PER_HOUR
     if not limits.spend(limits.report_key(reporter), limit, limits.HOUR):
-        raise TableError(
+        raise ReportError(
             ngettext(
                 "You have sent %(count)d report in the last hour; wait before sending more.",
                 "You have sent %(count)d reports in the last hour; wait before sending more.",

@@ -1,5 +1,5 @@
-"""What follows a change to an account: a renamed account's look-alike skeleton is kept
-current, and logging in brings back the language the account keeps."""
+"""What follows a change to an account or a club: a renamed account's or club's look-alike
+skeleton is kept current, and logging in brings back the language the account keeps."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.signals import user_logged_in
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_save
 
-from ..models import UsernameSkeleton
+from ..models import Club, UsernameSkeleton
 from .languages import remember_on_login
 from .text import skeleton
 
@@ -28,9 +28,22 @@ def remember_username(
         UsernameSkeleton.objects.update_or_create(user=instance, defaults={"skeleton": look})
 
 
+def remember_club_name(
+    sender: Any, instance: Club, raw: bool = False, update_fields: Any = None, **kwargs: Any
+) -> None:
+    """Keep a club's name skeleton current as its name is saved."""
+    if raw or (update_fields is not None and "name" not in update_fields):
+        return
+    instance.name_skeleton = skeleton(instance.name)
+    if update_fields is not None and "name_skeleton" not in update_fields:
+        # Such a save writes only the fields it names: the skeleton is written beside it.
+        Club.objects.filter(pk=instance.pk).update(name_skeleton=instance.name_skeleton)
+
+
 def connect() -> None:
     """Connect the receivers (``GamesConfig.ready``)."""
     user_logged_in.connect(remember_on_login, dispatch_uid="games.language.logged_in")
     post_save.connect(
         remember_username, sender=get_user_model(), dispatch_uid="games.username_skeleton"
     )
+    pre_save.connect(remember_club_name, sender=Club, dispatch_uid="games.club_name_skeleton")

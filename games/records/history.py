@@ -15,15 +15,16 @@ from typing import Any
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Prefetch, Q
 from django.utils.translation import gettext as _
 
 from .. import verify
 from ..catalog import Game, all_games, game_label, get_game
 from ..engines import chance, fair_deals
 from ..models import Match, MatchPlayer, Outcome, Rating, RatingChange
+from ..people import access
+from ..presenters.computers import computer_name
 from ..presenters.words import seats_label
-from ..tables.computers import computer_name
 from . import reviews
 from .replay import logged_moves, step_state
 
@@ -39,23 +40,6 @@ DONE = (Match.Status.FINISHED, Match.Status.ABORTED)
 # Drawing area of the rating chart, in SVG user units.
 CHART_WIDTH, CHART_HEIGHT = 320, 100
 CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 314, 8, 92
-
-
-def visible_to(viewer: AbstractBaseUser, match: str = "") -> Q:
-    """Matches whose record ``viewer`` may see: a private table's only by its players and staff,
-    a duplicate event's once every table of its round has finished.
-
-    ``match``: the path to the match from the rows filtered (``"match__"`` for seats).
-    """
-    # A duplicate round's deals show to nobody before every table of the round has played them.
-    revealed = ~Q(**{f"{match}table__event_table__revealed": False})
-    if viewer.is_staff:
-        return revealed
-    public = Q(**{f"{match}table__is_private": False})
-    if not viewer.is_authenticated:
-        return public & revealed
-    played = MatchPlayer.objects.filter(match=OuterRef(f"{match}pk"), user_id=viewer.pk)
-    return (public | Q(Exists(played))) & revealed
 
 
 def player_name(player: MatchPlayer) -> str:
@@ -197,7 +181,9 @@ def player_matches(
     Four queries whatever the page: count, page, the page's players, the page's rating changes.
     """
     seats = (
-        MatchPlayer.objects.filter(visible_to(viewer, "match__"), user=user, match__status__in=DONE)
+        MatchPlayer.objects.filter(
+            access.records_shown_to(viewer, "match__"), user=user, match__status__in=DONE
+        )
         .select_related("match")
         .defer("match__state")  # the engine state is large and the list doesn't need it
         .prefetch_related(

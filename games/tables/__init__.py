@@ -1,2 +1,2 @@
-"""Tables and what happens at them: seating, quick tables, matches and their moves, chat,
-limits, the lobby's list and fair deals."""
+"""Tables and what happens at them: rows and locks, seating, quick tables, a match's life
+around its moves, the move itself, chat, invitations and the lobby's list."""

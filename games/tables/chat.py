@@ -7,11 +7,10 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..events import running
 from ..models import ChatMessage, Table
+from ..people import access, limits
 from ..people.moderation import active_mute
 from ..people.text import strip_invisible
-from . import limits
 from .rows import TableError
 
 #: At most RATE_COUNT messages per RATE_SECONDS per user.
@@ -57,7 +56,7 @@ def post_message(table_id: int, user: AbstractBaseUser, text: object) -> ChatMes
     table = Table.objects.filter(pk=table_id).only("pk", "code").first()
     if table is None:
         raise TableError(_("This table no longer exists."))
-    if not running.may_open(table_id, user):
+    if not access.may_open(table_id, user):
         raise TableError(_("You cannot chat at this table."))
     return ChatMessage.objects.create(table=table, user=user, text=text)
 

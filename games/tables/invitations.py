@@ -17,8 +17,8 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from ..models import Invitation, Table
-from ..people import addresses, clubs, friends
-from . import limits, seating
+from ..people import access, addresses, friends, limits
+from . import seating
 from .rows import TableError, lock_table
 
 #: Invitations waiting for an answer that the Invitations page lists.
@@ -43,7 +43,10 @@ def invite(
             raise TableError(why)
         if any(s.user_id == friend.pk for s in seats):
             raise TableError(_("%(name)s sits at this table already.") % {"name": friend})
-        if not clubs.may_sit(table, friend):
+        barrier = access.seat_barrier(table, friend)
+        if barrier is access.Barrier.BLOCKED:
+            raise TableError(_("%(name)s cannot sit at this private table.") % {"name": friend})
+        if barrier is access.Barrier.CLUB:
             raise TableError(_("%(name)s is not a member of this club.") % {"name": friend})
         if friend.pk == inviter.pk or not friends.allows(
             friends.choices_of(friend).invitations_from, friend, inviter

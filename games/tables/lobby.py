@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 
 from ..catalog import all_games
 from ..models import Seat, Table
+from ..people import access
 from .quick import default_options
 
 LOBBY_SIZE = 50
@@ -22,7 +23,9 @@ def lobby_tables() -> list[Table]:
     """Open and running public tables, most recently active first, with their seats (and,
     as ``game_spec``, their game)."""
     tables = list(
-        Table.objects.filter(is_private=False, status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+        Table.objects.filter(
+            access.LISTED_TO_ALL, status__in=[Table.Status.OPEN, Table.Status.PLAYING]
+        )
         .select_related("owner")
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .annotate(

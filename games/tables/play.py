@@ -1,4 +1,7 @@
-"""The one path every move takes: load, check with the engine, compare-and-set, log.
+"""The move, and nothing else: the one path every move takes (load, check with the engine,
+compare-and-set, log), and the entry a game's chat rule adds to the move log. A match's start,
+its rematches, the pause between deals, the reading clock and taking a seat back are
+:mod:`games.tables.matches`'.
 
 Humans and computer players all move through :func:`apply_action` (the live layer calls it for
 them, see ``games.live.moves``). The match is loaded under the table's lock, or taken from a
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 import copy
 import functools
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.conf import settings
@@ -22,11 +25,11 @@ from django.utils.translation import gettext as _
 
 from ..catalog import get_game
 from ..engines import IllegalAction
-from ..models import EventTable, Match, MatchPlayer, Move, Table
+from ..models import Match, MatchPlayer, Move, Table
 from ..records import ratings
-from .matches import begin_match
-from .quick import hand_over_claimed_seats, quick_rematch_seats
-from .rows import TableError, bump, checked_contribution, keep_contribution, lock_table
+from .matches import NEW_TURN_CLOCK, NoMatch, clock_waited, pause_active, pause_after
+from .quick import hand_over_claimed_seats
+from .rows import TableError, bump, lock_table, lock_with_match
 
 
 class Position(NamedTuple):
@@ -44,94 +47,10 @@ class StaleMove(TableError):
     """The move was made on an older state than the table's current one."""
 
 
-class NoMatch(TableError):
-    """The table has no running match (it ended, or was aborted, meanwhile)."""
-
-    def __init__(self) -> None:
-        super().__init__(_("No match is being played at this table."))
-
-
 def illegal_message(error: IllegalAction) -> str:
     """The engine's message, translated when a catalogue has it."""
     return _(error.template) % error.params if error.params else _(error.template)
 
-
-def lock_with_match(table_id: int) -> tuple[Table, Match | None]:
-    """The per-table lock (as :func:`lock_table`) and the table's latest match, read in one
-    query when there is a match. Only the table's row is locked, as everywhere else."""
-    match = (
-        Match.objects.select_for_update(of=("table",))
-        .select_related("table")
-        .filter(table_id=table_id)
-        .order_by("-number")
-        .first()
-    )
-    if match is None:
-        return lock_table(table_id), None
-    return match.table, match
-
-
-def start_match(table_id: int, user: AbstractBaseUser, contribution: str = "") -> Match:
-    """The table's creator starts the first match once every seat is filled (later matches
-    start through :func:`vote_rematch`); ``contribution``: their browser's share of its seed."""
-    contribution = checked_contribution(contribution)
-    with transaction.atomic():
-        table = lock_table(table_id)
-        if table.owner_id != user.pk:
-            raise TableError(_("Only the table's creator can start the match."))
-        if table.status == Table.Status.PLAYING:
-            raise TableError(_("The match has already started."))
-        if table.status == Table.Status.ABORTED:
-            raise TableError(_("This table was closed."))
-        if table.status == Table.Status.FINISHED:
-            raise TableError(_("A new match starts when every player asks for a rematch."))
-        keep_contribution(table, user, contribution)
-        return begin_match(table)
-
-
-class RematchVote(NamedTuple):
-    """What a rematch vote did."""
-
-    #: False when the player had asked already: nothing changed.
-    changed: bool
-    #: The new match, once every player asked.
-    match: Match | None
-
-
-def vote_rematch(table_id: int, user: AbstractBaseUser, contribution: str = "") -> RematchVote:
-    """Ask for a rematch on the same seats; the new match starts when every player asked.
-    ``contribution``: the player's browser's share of its seed."""
-    contribution = checked_contribution(contribution)
-    with transaction.atomic():
-        table = lock_table(table_id)
-        if table.status != Table.Status.FINISHED:
-            raise TableError(_("A rematch can only follow a finished match."))
-        if EventTable.objects.filter(table=table).exists():
-            raise TableError(_("An event's table plays one match: the next round has its own."))
-        seats = list(table.seats.all())
-        mine = [seat.index for seat in seats if seat.user_id == user.pk]
-        if not mine:
-            raise TableError(_("Only the players can ask for a rematch."))
-        keep_contribution(table, user, contribution)
-        votes = sorted(set(table.rematch_votes) | set(mine))
-        humans = {seat.index for seat in seats if seat.user_id is not None}
-        if table.quick:
-            # Strangers who left a quick table do not hold up its next match.
-            if quick_rematch_seats(table, seats, votes):
-                return RematchVote(True, begin_match(table))
-        elif humans <= set(votes):
-            return RematchVote(True, begin_match(table))
-        if set(votes) == set(table.rematch_votes):
-            return RematchVote(False, None)
-        table.rematch_votes = votes
-        bump(table, "rematch_votes")
-        return RematchVote(True, None)
-
-
-#: The longest a turn's clock waits while its player reads the rules, however often they open them.
-READING_PAUSE = timedelta(minutes=2)
-#: What a new turn starts with: a running clock that may wait all of READING_PAUSE.
-NEW_TURN_CLOCK: dict[str, Any] = {"reading_since": None, "reading_waited": timedelta(0)}
 
 #: Tries of a chat's consequence against moves committing at the same moment.
 CHAT_RULE_TRIES = 20
@@ -339,10 +258,10 @@ def apply_action(
         # A deal ended and the match goes on: the next one starts (after a pause, maybe).
         new_deal = state.to_act is not None and spec.deals_done(state) > spec.deals_done(before)
         # A turn whose clock waited ends: its clock runs again, which the screens read anew.
-        read = _clock_waited(match) and (state.to_act != before.to_act or new_deal)
+        read = clock_waited(match) and (state.to_act != before.to_act or new_deal)
         if unlocked and (state.to_act is None or new_deal or read):
             table = lock_table(table_id)  # the match or deal ends: the table may change too
-        pause_until = _pause_after(spec, match, players, state) if new_deal else None
+        pause_until = pause_after(spec, match, players, state) if new_deal else None
         _save(table, match, spec, state, seat, action, user, before, pause_until, new_deal)
         if read:
             bump(table)
@@ -390,147 +309,3 @@ def _seat_changes(
             return {"covered": True, "timeouts": 0}
         return {"timeouts": timeouts}
     return {"covered": True} if cover else {}
-
-
-def _clock_waited(match: Match) -> bool:
-    """Whether the current turn's clock waits, or waited, for its player reading the rules."""
-    return match.reading_since is not None or bool(match.reading_waited)
-
-
-def reading_left(match: Match) -> timedelta:
-    """How much longer the current turn's clock may wait for its player reading the rules,
-    counting every time they had the rules open this turn."""
-    return max(READING_PAUSE - match.reading_waited, timedelta(0))
-
-
-def read_rules(table_code: str, user: AbstractBaseUser, reading: bool) -> int | None:
-    """Stop the turn clock while the player on turn has the rules of the table's game open
-    (``reading``), or run it again; the clock waits READING_PAUSE at most a turn, however
-    often the rules are opened. Returns the table's id if anything changed."""
-    with transaction.atomic():
-        table = Table.objects.filter(code=table_code).first()
-        if table is None or not table.turn_seconds:
-            return None
-        table, match = lock_with_match(table.pk)
-        if match is None or match.status != Match.Status.RUNNING or pause_active(match):
-            return None
-        if (match.reading_since is None) != reading or match.turn_started_at is None:
-            return None
-        now = timezone.now()
-        if reading and (
-            not reading_left(match)
-            or match.turn_started_at + timedelta(seconds=table.turn_seconds) <= now
-        ):
-            return None  # the turn's wait is used up, or its time ran out
-        to_act = get_game(match.game).engine.loads(match.state).to_act
-        if not match.players.filter(user=user, seat=to_act, covered=False).exists():
-            return None
-        fields: dict[str, Any] = {"reading_since": now if reading else None}
-        if not reading:
-            waited = min(now - match.reading_since, reading_left(match))
-            fields["turn_started_at"] = match.turn_started_at + waited
-            fields["reading_waited"] = match.reading_waited + waited
-        if not Match.objects.filter(pk=match.pk, version=match.version).update(**fields):
-            return None
-        bump(table)
-        return table.pk
-
-
-def pause_active(match: Match) -> bool:
-    """Whether a finished deal's result is showing and the next deal waits for it."""
-    return match.paused_until is not None and match.paused_until > timezone.now()
-
-
-def _pause_after(spec, match: Match, players: list[MatchPlayer], state: Any) -> datetime | None:
-    """Until when the deal that ``state`` just finished shows, if it was played and humans
-    play."""
-    seconds = spec.deal_pause_seconds(match.options)
-    if not seconds or not spec.last_deal_played(state):
-        return None
-    if all(player.user_id is None for player in players):
-        return None
-    return timezone.now() + timedelta(seconds=seconds)
-
-
-def waiting_for_next_deal(match: Match, players: list[MatchPlayer]) -> list[MatchPlayer]:
-    """The humans at the table who have not asked for the next deal yet (absent and covered
-    ones are not waited for)."""
-    return [
-        player
-        for player in players
-        if player.user_id is not None
-        and not player.covered
-        and player.away_since is None
-        and player.seat not in match.ready_seats
-    ]
-
-
-def ready_for_next_deal(table_id: int, user: AbstractBaseUser) -> bool:
-    """The player has seen the deal's result; the next deal starts once every human has.
-    Returns whether anything changed (False: they had asked already)."""
-    with transaction.atomic():
-        table, match = lock_with_match(table_id)
-        if match is None or match.status != Match.Status.RUNNING or not pause_active(match):
-            raise TableError(_("The next deal has already started."))
-        players = list(match.players.all())
-        mine = [player.seat for player in players if player.user_id == user.pk]
-        if not mine:
-            raise TableError(_("You are not playing in this match."))
-        ready = sorted(set(match.ready_seats) | set(mine))
-        if ready == match.ready_seats:
-            return False
-        match.ready_seats = ready
-        fields: dict[str, Any] = {"ready_seats": ready}
-        if not waiting_for_next_deal(match, players):
-            now = timezone.now()
-            fields.update(paused_until=None, turn_started_at=now, moved_at=now)
-            fields.update(NEW_TURN_CLOCK)
-        if not Match.objects.filter(pk=match.pk, version=match.version).update(**fields):
-            return False
-        bump(table)
-        return True
-
-
-def end_pause(table_id: int, version: int) -> bool:
-    """Start the next deal once its pause ran out (the automatic-move driver calls this);
-    returns whether it was still paused at ``version``."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        ended = Match.objects.filter(
-            table_id=table_id,
-            version=version,
-            status=Match.Status.RUNNING,
-            paused_until__lte=timezone.now(),
-        ).update(
-            paused_until=None,
-            turn_started_at=timezone.now(),
-            moved_at=timezone.now(),
-            **NEW_TURN_CLOCK,
-        )
-        if ended:
-            bump(table)
-        return bool(ended)
-
-
-def start_quick_rematch(table_id: int) -> Match | None:
-    """Start a finished quick table's next match if everyone still at it has asked for it
-    (call when someone left it: the others may have been waiting only for them)."""
-    with transaction.atomic():
-        table = lock_table(table_id)
-        if not table.quick or table.status != Table.Status.FINISHED:
-            return None
-        if quick_rematch_seats(table, list(table.seats.all()), table.rematch_votes):
-            return begin_match(table)
-        return None
-
-
-def take_over(table_id: int, user: AbstractBaseUser) -> bool:
-    """A player takes their seat back from the computer player covering it."""
-    with transaction.atomic():
-        table, match = lock_with_match(table_id)
-        if match is None or match.status != Match.Status.RUNNING:
-            raise NoMatch
-        if not match.players.filter(user=user, covered=True).update(covered=False):
-            raise TableError(_("Nobody is playing for you."))
-        bump(table)
-        return True

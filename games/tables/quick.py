@@ -15,9 +15,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ..catalog import get_game
-from ..models import Match, MatchPlayer, Presence, Seat, Table
-from . import limits
-from .matches import begin_match
+from ..models import Match, MatchPlayer, Seat, Table
+from ..people import limits
+from ..people.online import at_table
+from .matches import begin_match, quick_rematch_seats
 from .rows import (
     TableError,
     bump,
@@ -193,7 +194,7 @@ def hand_over_claimed_seats(table: Table, match: Match, version: int) -> list[in
     if not claims:
         return []
     users = {seat.index: seat.user_id for seat in seats if seat.index in claims}
-    here = _at_the_table(table, users.values())
+    here = at_table(table, users.values())
     now = timezone.now()
     for index, player in claims.items():
         player.user_id, player.bot_level = users[index], ""
@@ -207,29 +208,6 @@ def hand_over_claimed_seats(table: Table, match: Match, version: int) -> list[in
     table.turn_seconds = QUICK_TURN_SECONDS  # no longer alone with computers: the clock runs
     bump(table, "turn_seconds")
     return sorted(claims)
-
-
-def _at_the_table(table: Table, user_ids: Iterable[int]) -> set[int]:
-    """Which of ``user_ids`` have a page of ``table`` open."""
-    present = Presence.objects.live().filter(table=table, user_id__in=list(user_ids))
-    return set(present.values_list("user_id", flat=True))
-
-
-def quick_rematch_seats(table: Table, seats: list[Seat], votes: Iterable[int]) -> bool:
-    """Whether a finished quick table's next match may start on ``votes``: every human who
-    still has the table open asked for it. Those who left give their seats back to computer
-    players then (done here when it may start; the caller holds the table's lock)."""
-    humans = {seat.index: seat.user_id for seat in seats if seat.user_id is not None}
-    here = _at_the_table(table, humans.values())
-    staying = {index for index, user_id in humans.items() if user_id in here}
-    if not staying or not staying <= set(votes):
-        return False
-    level = get_game(table.game).cover_level
-    for seat in seats:
-        if seat.index in humans and seat.index not in staying:
-            seat.user, seat.bot_level, seat.contribution = None, level, ""
-            seat.save(update_fields=["user", "bot_level", "contribution"])
-    return True
 
 
 def leave_quick_table(table: Table, user: AbstractBaseUser) -> None:

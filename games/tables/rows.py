@@ -1,5 +1,6 @@
-"""A table's rows and locks: creating a table, the per-table and per-account locks, the
-revision live pages follow, contributions to the next match's seed, and :class:`TableError`.
+"""A table's rows and locks: creating and closing a table, the per-table and per-account
+locks, the revision live pages follow, contributions to the next match's seed, and
+:class:`TableError`.
 
 Every function that changes a table locks its row (``select_for_update``; on SQLite the
 immediate transaction serialises writers) and bumps ``Table.revision``. Refusals raise
@@ -14,16 +15,18 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from ..catalog import get_game
 from ..engines import fair_deals
-from ..models import Club, Seat, Table
-from . import limits
+from ..models import Club, Match, Seat, Table
+from ..people import limits
+from ..refusals import Refusal
 
 
-class TableError(Exception):
+class TableError(Refusal):
     """A refused request; ``str(error)`` is a translated message fit for the player."""
 
 
@@ -100,7 +103,34 @@ def lock_table(table_id: int) -> Table:
         raise TableError(_("This table no longer exists.")) from None
 
 
+def lock_with_match(table_id: int) -> tuple[Table, Match | None]:
+    """The per-table lock (as :func:`lock_table`) and the table's latest match, read in one
+    query when there is a match. Only the table's row is locked, as everywhere else."""
+    match = (
+        Match.objects.select_for_update(of=("table",))
+        .select_related("table")
+        .filter(table_id=table_id)
+        .order_by("-number")
+        .first()
+    )
+    if match is None:
+        return lock_table(table_id), None
+    return match.table, match
+
+
 def bump(table: Table, *fields: str) -> None:
     """Save ``fields`` and the next revision: live views of the table will refresh."""
     table.revision += 1
     table.save(update_fields=["revision", "updated_at", *fields])
+
+
+def abort_table(table_id: int) -> Table:
+    """Close a table: its running match is recorded as aborted (the caller tells its players)."""
+    with transaction.atomic():
+        table = lock_table(table_id)
+        table.matches.filter(status=Match.Status.RUNNING).update(
+            status=Match.Status.ABORTED, finished_at=timezone.now()
+        )
+        table.status = Table.Status.ABORTED
+        bump(table, "status")
+    return table

@@ -6,11 +6,10 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.translation import gettext as _
-from friendship.models import Block
 
 from ..catalog import get_game
 from ..models import Seat, Table
-from ..people import clubs
+from ..people import access
 from .quick import leave_quick_table
 from .rows import (
     TableError,
@@ -43,9 +42,10 @@ def take_seat(table_id: int, user: AbstractBaseUser, index: int, contribution: s
             return False
         if not target.is_free:
             raise TableError(_("That seat is taken."))
-        if table.is_private and Block.objects.filter(blocker=table.owner_id, blocked=user).exists():
+        barrier = access.seat_barrier(table, user)
+        if barrier is access.Barrier.BLOCKED:
             raise TableError(_("You cannot sit at this private table."))
-        if not clubs.may_sit(table, user):
+        if barrier is access.Barrier.CLUB:
             raise TableError(_("Only the club's members can sit at this table."))
         for seat in seats:
             if seat.user_id == user.pk:

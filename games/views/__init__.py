@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.db.models import Model
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, resolve_url
 from django.utils.http import url_has_allowed_host_and_scheme
+from django_htmx.http import HttpResponseClientRedirect
 
 from ..catalog import Game, get_game
+from ..refusals import Refusal
 
 
 def game_or_404(name: str) -> Game:
@@ -23,3 +31,30 @@ def next_url(request: HttpRequest, default: str) -> str:
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     )
     return target if safe else default
+
+
+def done(
+    request: HttpRequest,
+    then: Model | str,
+    action: Callable[..., Any],
+    *args: Any,
+    said: str = "",
+) -> HttpResponse:
+    """Do ``action(*args)`` and go to ``then`` (a model, a URL or a view's name), whose page
+    says what was done (the words the action returns, else ``said``) or, when it is a
+    :class:`Refusal`, why not: nothing changed then.
+
+    An action whose success goes elsewhere returns its own response.
+    """
+    try:
+        outcome = action(*args)
+    except Refusal as refusal:
+        messages.error(request, str(refusal))
+    else:
+        if isinstance(outcome, HttpResponse):
+            return outcome
+        words = outcome if isinstance(outcome, str) and outcome else said
+        if words:
+            messages.success(request, words)
+    target = resolve_url(then)
+    return HttpResponseClientRedirect(target) if request.htmx else redirect(target)

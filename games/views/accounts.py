@@ -20,10 +20,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from cardroom.proxies import client_ip
 
 from ..models import UsernameSkeleton
-from ..people import addresses, friends
+from ..people import addresses, friends, limits
 from ..people.text import skeleton
 from ..records import history
-from ..tables import limits
+from ..refusals import Refusal
 from ..tables.lobby import my_tables
 from . import next_url
 
@@ -157,7 +157,7 @@ def confirm_email(request: HttpRequest, token: str) -> HttpResponse:
     POST, which no mail scanner opening links presses) confirms the address."""
     try:
         user, email = addresses.holder(token)
-    except addresses.AddressError as error:
+    except Refusal as error:
         return render(request, "games/confirm_email.html", {"error": str(error)}, status=400)
     if request.method == "POST":
         messages.success(request, addresses.confirm(token))

@@ -18,8 +18,11 @@ from .. import live
 from ..catalog import all_games, get_game
 from ..events import running
 from ..models import Club
-from ..people import clubs
-from ..tables.rows import TableError, create_table
+from ..people import access, clubs
+from ..refusals import Refusal
+from ..tables.rows import create_table
+from . import done
+from .forms import UsernameForm
 
 
 class ClubForm(forms.Form):
@@ -113,7 +116,7 @@ def create(request: HttpRequest) -> HttpResponse:
         )
     try:
         club = clubs.create_club(request.user, **form.cleaned_data)
-    except clubs.ClubError as error:
+    except Refusal as error:
         form.add_error("name", str(error))
         return render(
             request,
@@ -128,7 +131,7 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 def club_page(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
-    member = clubs.is_member(club, request.user)
+    member = access.is_member(club, request.user)
     return render(
         request,
         "games/clubs/club.html",
@@ -158,80 +161,62 @@ def _game_names() -> set[str]:
     return {game.name for game in all_games()}
 
 
-def _done(request: HttpRequest, club: Club, action, *args) -> HttpResponse:
-    """Run a club ``action``; say what happened (or why not) and show the club again."""
-    try:
-        said = action(*args)
-    except (clubs.ClubError, TableError) as error:
-        messages.error(request, str(error))
-    else:
-        if isinstance(said, str) and said:
-            messages.success(request, said)
-    return redirect(club)
-
-
 @require_POST
 @login_required
 def join(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
     code = request.POST.get("invite", "")[:32]
-    return _done(request, club, clubs.join, club, request.user, code)
+    return done(request, club, clubs.join, club, request.user, code)
 
 
 @require_POST
 @login_required
 def new_invite_link(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
-    return _done(request, club, clubs.new_invite_link, club, request.user)
+    return done(request, club, clubs.new_invite_link, club, request.user)
 
 
 @require_POST
 @login_required
 def leave(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
-    try:
+
+    def left() -> HttpResponse:
         clubs.leave(club, request.user)
-    except clubs.ClubError as error:
-        messages.error(request, str(error))
-        return redirect(club)
-    messages.success(request, _("You left %(club)s.") % {"club": club})
-    return redirect("clubs")
+        messages.success(request, _("You left %(club)s.") % {"club": club})
+        return redirect("clubs")
+
+    return done(request, club, left)
 
 
 @require_POST
 @login_required
 def invite(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
-    name = request.POST.get("username", "")[:150]
+    name = UsernameForm.named_in(request)
 
     def invited() -> str:
         clubs.invite(club, request.user, name)
         return _("%(name)s is invited.") % {"name": name}
 
-    return _done(request, club, invited)
+    return done(request, club, invited)
 
 
 @require_POST
 @login_required
 def manage(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
-    return _done(
-        request,
-        club,
-        clubs.manage,
-        club,
-        request.user,
-        request.POST.get("username", "")[:150],
-        request.POST.get("action", ""),
-    )
+    username = UsernameForm.named_in(request)
+    action = request.POST.get("action", "")
+    return done(request, club, clubs.manage, club, request.user, username, action)
 
 
 @require_POST
 @login_required
 def hand_over(request: HttpRequest, pk: int) -> HttpResponse:
     club = _club(pk, request.user)
-    username = request.POST.get("username", "")[:150]
-    return _done(request, club, clubs.hand_over, club, request.user, username)
+    username = UsernameForm.named_in(request)
+    return done(request, club, clubs.hand_over, club, request.user, username)
 
 
 @require_POST
@@ -243,7 +228,7 @@ def announce(request: HttpRequest, pk: int) -> HttpResponse:
         clubs.announce(club, request.user, request.POST.get("text", "")[:1000])
         return _("Announcement posted.")
 
-    return _done(request, club, posted)
+    return done(request, club, posted)
 
 
 @require_POST
@@ -252,7 +237,7 @@ def new_table(request: HttpRequest, pk: int) -> HttpResponse:
     """Open a table of one of the club's games for its members only."""
     club = _club(pk, request.user)
     game = request.POST.get("game", "")
-    if not clubs.is_member(club, request.user):
+    if not access.is_member(club, request.user):
         messages.error(request, _("Only the club's members can open its tables."))
         return redirect(club)
     if game not in club.games or game not in _game_names():
@@ -260,10 +245,10 @@ def new_table(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(club)
     fields = get_game(game).options_form.base_fields
     options = {name: field.initial for name, field in fields.items()}
-    try:
+
+    def opened() -> HttpResponse:
         table = create_table(request.user, game, options, is_private=True, club=club)
-    except TableError as error:
-        messages.error(request, str(error))
-        return redirect(club)
-    live.announce(lobby=True)
-    return redirect(table)
+        live.announce(lobby=True)
+        return redirect(table)
+
+    return done(request, club, opened)

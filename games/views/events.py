@@ -12,9 +12,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import live
 from ..events import par, results, running
-from ..live.moves import event_news
 from ..models import Event
-from ..people import clubs
+from ..people import access, clubs
+from . import done
 from .clubs import EventForm, _club
 
 #: The most club members the registration form lists as partners.
@@ -23,7 +23,7 @@ MAX_PARTNER_CHOICES = 200
 
 def _event(pk: int, user) -> Event:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    if event.club.hidden and not user.is_staff:
+    if not access.may_see_event(event, user):
         raise Http404
     return event
 
@@ -31,7 +31,7 @@ def _event(pk: int, user) -> Event:
 def _tell(started: running.Started | None) -> None:
     """Tell the players of a round that began where to sit."""
     if started is not None:
-        for group, message in event_news(started):
+        for group, message in live.notify.notice_messages(running.notices(started)):
             live.notify.send_sync(group, message)
 
 
@@ -45,12 +45,11 @@ def new_event(request: HttpRequest, pk: int) -> HttpResponse:
             for error in errors:
                 messages.error(request, error)
         return redirect(club)
-    try:
-        event = running.create_event(club, request.user, **form.cleaned_data)
-    except running.EventError as error:
-        messages.error(request, str(error))
-        return redirect(club)
-    return redirect(event)
+
+    def created() -> HttpResponse:
+        return redirect(running.create_event(club, request.user, **form.cleaned_data))
+
+    return done(request, club, created)
 
 
 def _advance(event: Event) -> Event:
@@ -79,7 +78,7 @@ def _page(request: HttpRequest, event: Event, progress: list | None = None) -> d
         if par_pending:
             par.schedule(event.pk)
     pair = running.pair_of(event, request.user)
-    is_member = clubs.is_member(event.club, request.user)
+    is_member = access.is_member(event.club, request.user)
     partners = (
         running.free_members(event, request.user, MAX_PARTNER_CHOICES + 1)
         if event.status == Event.Status.REGISTRATION and is_member and pair is None
@@ -153,31 +152,15 @@ def _reload() -> HttpResponse:
     return response
 
 
-def _done(request: HttpRequest, event: Event, said: str, action, *args) -> HttpResponse:
-    try:
-        outcome = action(*args)
-    except running.EventError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, said)
-        if isinstance(outcome, running.Started):
-            _tell(outcome)
-    return redirect(event)
-
-
 @require_POST
 @login_required
 def register(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(pk, request.user)
-    return _done(
-        request,
-        event,
-        _("You are registered."),
-        running.register,
-        event,
-        request.user,
-        request.POST.get("partner", "")[:150],
-        request.POST.get("contribution", ""),  # a wrong one is refused, never cut to fit
+    partner = request.POST.get("partner", "")[:150]
+    contribution = request.POST.get("contribution", "")  # a wrong one is refused, never cut
+    said = _("You are registered.")
+    return done(
+        request, event, running.register, event, request.user, partner, contribution, said=said
     )
 
 
@@ -185,23 +168,28 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(pk, request.user)
-    return _done(
-        request, event, _("Your pair is withdrawn."), running.withdraw, event, request.user
-    )
+    said = _("Your pair is withdrawn.")
+    return done(request, event, running.withdraw, event, request.user, said=said)
 
 
 @require_POST
 @login_required
 def start(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(pk, request.user)
-    return _done(request, event, _("The event has started."), running.start, event, request.user)
+
+    def started() -> str:
+        _tell(running.start(event, request.user))
+        return _("The event has started.")
+
+    return done(request, event, started)
 
 
 @require_POST
 @login_required
 def cancel(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(pk, request.user)
-    return _done(request, event, _("The event is cancelled."), running.close, event, request.user)
+    said = _("The event is cancelled.")
+    return done(request, event, running.close, event, request.user, said=said)
 
 
 @require_GET

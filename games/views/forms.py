@@ -1,8 +1,10 @@
-"""Forms: creating a table (each game's options form is its own) and reporting."""
+"""Forms: creating a table (each game's options form is its own), reporting, and naming a player."""
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from ..catalog import game_choices
@@ -55,3 +57,23 @@ class ReportForm(forms.Form):
         label = dict(self.fields["kind"].choices)[self.cleaned_data["kind"]]
         details = self.cleaned_data["details"].strip()
         return f"{label}: {details}" if details else str(label)
+
+
+class UsernameForm(forms.Form):
+    """A player named by their username (to befriend, block, invite, manage in a club...).
+
+    The name is cut to the longest a username can be and kept as typed: the service that acts
+    on it finds the player, or refuses with a message naming what was typed.
+    """
+
+    username = forms.CharField(required=False, strip=False)
+
+    def clean_username(self) -> str:
+        longest = get_user_model()._meta.get_field("username").max_length
+        return self.cleaned_data["username"][:longest]
+
+    @classmethod
+    def named_in(cls, request: HttpRequest) -> str:
+        """The username the request's form names ("" when none, or none an account can have)."""
+        form = cls(request.POST)
+        return form.cleaned_data["username"] if form.is_valid() else ""

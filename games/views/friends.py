@@ -22,9 +22,10 @@ from .. import live
 from ..models import Invitation, Profile
 from ..people import addresses, friends
 from ..records.together import records_with
+from ..refusals import Refusal
 from ..tables import invitations
-from ..tables.rows import TableError
-from . import next_url
+from . import done, next_url
+from .forms import UsernameForm
 
 
 class ChoicesForm(forms.ModelForm):
@@ -83,33 +84,21 @@ def friends_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _done(request: HttpRequest, action, *args) -> HttpResponse:
-    """Run a friends' ``action``; say what happened (or why not) and go back."""
-    try:
-        said = action(request.user, *args)
-    except friends.FriendError as error:
-        messages.error(request, str(error))
-    else:
-        if said:
-            messages.success(request, said)
-    return redirect(next_url(request, "friends"))
-
-
 @require_POST
 @login_required
 def send_request(request: HttpRequest) -> HttpResponse:
-    username = request.POST.get("username", "")[:150]
+    username = UsernameForm.named_in(request)
 
-    def ask(user, name):
-        said = friends.request_friend(user, name)
+    def ask() -> str:
+        said = friends.request_friend(request.user, username)
         waiting = FriendshipRequest.objects.filter(
-            from_user=user, to_user__username__iexact=name, rejected__isnull=True
+            from_user=request.user, to_user__username__iexact=username, rejected__isnull=True
         ).first()
         if waiting is not None:
             live.notice(waiting.to_user_id, "friend_request", waiting.pk)
         return said
 
-    return _done(request, ask, username)
+    return done(request, next_url(request, "friends"), ask)
 
 
 @require_POST
@@ -117,7 +106,7 @@ def send_request(request: HttpRequest) -> HttpResponse:
 def answer_friend_request(request: HttpRequest, pk: int, answer: str) -> HttpResponse:
     try:
         said = friends.answer_request(request.user, pk, answer == "accept")
-    except friends.FriendError as error:
+    except Refusal as error:
         said = str(error)
     if request.htmx:
         return render(request, "games/partials/notice_said.html", {"said": said})
@@ -128,25 +117,30 @@ def answer_friend_request(request: HttpRequest, pk: int, answer: str) -> HttpRes
 @require_POST
 @login_required
 def cancel_request(request: HttpRequest, pk: int) -> HttpResponse:
-    return _done(request, friends.cancel_request, pk)
+    return done(request, next_url(request, "friends"), friends.cancel_request, request.user, pk)
 
 
 @require_POST
 @login_required
 def remove_friend(request: HttpRequest) -> HttpResponse:
-    return _done(request, friends.remove_friend, request.POST.get("username", "")[:150])
+    username = UsernameForm.named_in(request)
+    return done(
+        request, next_url(request, "friends"), friends.remove_friend, request.user, username
+    )
 
 
 @require_POST
 @login_required
 def block(request: HttpRequest) -> HttpResponse:
-    return _done(request, friends.block, request.POST.get("username", "")[:150])
+    username = UsernameForm.named_in(request)
+    return done(request, next_url(request, "friends"), friends.block, request.user, username)
 
 
 @require_POST
 @login_required
 def unblock(request: HttpRequest) -> HttpResponse:
-    return _done(request, friends.unblock, request.POST.get("username", "")[:150])
+    username = UsernameForm.named_in(request)
+    return done(request, next_url(request, "friends"), friends.unblock, request.user, username)
 
 
 @require_POST
@@ -181,7 +175,7 @@ def send_confirmation(request: HttpRequest, user) -> None:
 
     try:
         messages.info(request, addresses.send_link(user, link))
-    except addresses.AddressError as error:
+    except Refusal as error:
         messages.error(request, str(error))
 
 
@@ -212,7 +206,7 @@ def answer_invitation(request: HttpRequest, pk: int, answer: str) -> HttpRespons
     """Accept (to the table, seated) or decline an invitation; the inviter is told."""
     try:
         invitation, why = invitations.answer(pk, request.user, answer == "accept")
-    except TableError as error:
+    except Refusal as error:
         said, to_table = str(error), None
     else:
         live.notice(invitation.from_user_id, "answer", invitation.pk)

@@ -12,16 +12,16 @@ from cardroom.proxies import client_ip
 
 from ..catalog import all_games, game_label, get_game
 from ..models import Match
+from ..people import access, limits
 from ..records import history, reviews
-from ..tables import limits
 from . import game_or_404
 
 
 def _done_match(request: HttpRequest, match_id: int) -> Match:
-    """A finished or aborted match that the viewer may see (``history.visible_to``); running
-    matches have no record or replay yet."""
+    """A finished or aborted match that the viewer may see (``access.records_shown_to``);
+    running matches have no record or replay yet."""
     return get_object_or_404(
-        Match.objects.filter(history.visible_to(request.user)).select_related(
+        Match.objects.filter(access.records_shown_to(request.user)).select_related(
             "table__event_table__event"
         ),
         pk=match_id,

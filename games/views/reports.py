@@ -11,10 +11,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from ..events import running
 from ..models import ChatMessage
+from ..people import access
 from ..people.moderation import report
-from ..tables.rows import TableError
+from ..refusals import Refusal
 from . import next_url
 from .forms import ReportForm
 
@@ -27,7 +27,7 @@ def _report_page(
     if request.method == "POST" and form.is_valid():
         try:
             _report, created = file_report(form.reason())
-        except TableError as error:
+        except Refusal as error:
             form.add_error(None, str(error))
         else:
             if created:
@@ -48,12 +48,12 @@ def report_message(request: HttpRequest, code: str, pk: int) -> HttpResponse:
     other tables.
     """
     message = get_object_or_404(
-        ChatMessage.objects.select_related("user", "table"),
+        ChatMessage.objects.select_related("user", "table__club"),
         pk=pk,
         table__code=code,
         hidden=False,
     )
-    if not running.may_open(message.table_id, request.user):
+    if not access.may_open(message.table, request.user):
         raise Http404("only those who may open a table see its chat")
     subject = _("the message by %(name)s: “%(text)s”") % {
         "name": message.user.username,

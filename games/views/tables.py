@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils.html import escape
@@ -19,15 +19,15 @@ from django_htmx.http import HttpResponseClientRedirect
 from .. import live
 from ..catalog import all_games, get_game
 from ..engines import fair_deals
-from ..events import running
 from ..models import Table
-from ..people import clubs, friends, moderation
+from ..people import access, friends
+from ..refusals import Refusal
 from ..tables import invitations
 from ..tables.lobby import lobby_context, quick_games
 from ..tables.quick import ShownSecret, claim_computer_seat, play_now
-from ..tables.rows import TableError, create_table
-from . import game_or_404, next_url
-from .forms import TableForm
+from ..tables.rows import abort_table, create_table
+from . import done, game_or_404, next_url
+from .forms import TableForm, UsernameForm
 
 #: The session key of the secret of the player's next "Play now" table: its commitment is on
 #: the page before their browser's contribution comes with the click.
@@ -77,7 +77,7 @@ def new_table(request: HttpRequest) -> HttpResponse:
                 is_private=table_form.cleaned_data["is_private"],
                 turn_seconds=table_form.cleaned_data["turn_seconds"] or 0,
             )
-        except TableError as error:
+        except Refusal as error:
             table_form.add_error(None, str(error))
     if table is None:
         context = lobby_context(request.user)
@@ -97,14 +97,14 @@ def play_now_view(request: HttpRequest) -> HttpResponse:
     shown = None
     if secret and request.POST.get("commitment") == fair_deals.commitment(secret):
         shown = ShownSecret(secret, request.POST.get("contribution", ""))
-    try:
+
+    def sit() -> HttpResponse:
         seated = play_now(request.user, game, shown)
-    except TableError as error:
-        messages.error(request, str(error))
-        return redirect("home")
-    if seated.how != "back":
-        live.announce(seated.table.pk, lobby=True)
-    return redirect(seated.table)
+        if seated.how != "back":
+            live.announce(seated.table.pk, lobby=True)
+        return redirect(seated.table)
+
+    return done(request, "home", sit)
 
 
 @login_required
@@ -124,17 +124,14 @@ def join_quick_table(request: HttpRequest, code: str) -> HttpResponse:
     """Take a computer player's seat at this quick table from the next deal (the lobby's
     "Join", an htmx request)."""
     table = get_object_or_404(Table, code=code)
-    try:
+
+    def claimed() -> HttpResponse:
         claim_computer_seat(table.pk, request.user)
-    except TableError as error:
-        messages.error(request, str(error))
-        target = resolve_url("home")
-    else:
         live.announce(table.pk, lobby=True)
         target = table.get_absolute_url()
-    if request.htmx:
-        return HttpResponseClientRedirect(target)
-    return redirect(target)
+        return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+
+    return done(request, "home", claimed)
 
 
 @login_required
@@ -150,15 +147,16 @@ def table(request: HttpRequest, code: str) -> HttpResponse:
     """A table's page; the websocket it opens keeps it live. A visitor who is not logged in
     (an invited friend, usually) is told who invites them, to sign up or log in first."""
     table = get_object_or_404(Table.objects.select_related("owner", "club"), code=code)
-    if request.user.is_authenticated and not running.may_open(table.pk, request.user):
-        if not clubs.may_see(table, request.user) and not table.club.hidden:
+    if request.user.is_authenticated and not access.may_open(table, request.user):
+        if not access.admitted_by_club(table, request.user) and not table.club.hidden:
             messages.error(
                 request,
                 _("Only the members of %(club)s can see or join its tables.")
                 % {"club": table.club},
             )
             return redirect(table.club)
-        raise Http404("an event's table shows to its players until its round is over")
+        # An event's round still being played elsewhere, or a creator who blocks them.
+        raise Http404("this table does not open to this player")
     sender = invitations.named_inviter(table, request.GET.get("from", ""))
     if not request.user.is_authenticated:
         inviter = sender or table.owner
@@ -187,10 +185,10 @@ def invite_friend(request: HttpRequest, code: str) -> HttpResponse:
         invitation = invitations.invite(
             table.pk,
             request.user,
-            request.POST.get("username", "")[:150],
+            UsernameForm.named_in(request),
             int(seat) if seat.isdigit() else None,
         )
-    except TableError as error:
+    except Refusal as error:
         return HttpResponse(escape(str(error)))
     live.notice(invitation.to_user_id, "invitation", invitation.pk)
     invitations.mail(invitation, request.build_absolute_uri(table.get_absolute_url()))
@@ -207,7 +205,7 @@ def close_table(request: HttpRequest, code: str) -> HttpResponse:
     if table.status != Table.Status.OPEN:
         messages.error(request, _("Only a table that waits for players can be closed."))
     else:
-        moderation.abort_table(table.pk)
+        abort_table(table.pk)
         live.announce(table.pk, lobby=True)
         messages.success(request, _("The table is closed."))
     return redirect(next_url(request, "home"))

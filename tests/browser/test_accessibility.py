@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 from games.bots import grabush as grabush_bots
 from games.engines import belote, grabush
 from games.models import Match, Move
-from games.tables import chat, play, rows, seating
+from games.tables import chat, matches, play, rows, seating
 from tests.factories import OPTIONS, finish_match, make_players, seated_table, start_with_dealer
 from tests.live import session_cookie
 
@@ -84,7 +84,7 @@ def test_belote_table_states(live_server_url, new_page):
     finished.options = {**OPTIONS, "target": 11}
     finished.save()
     owner = finished.seats.get(index=0).user
-    play.start_match(finished.pk, owner)
+    matches.start_match(finished.pk, owner)
     ended = finish_match(finished, [seat.user for seat in finished.seats.order_by("index")])
     connections.close_all()
     page = logged_in(new_page, users[0], live_server_url)
@@ -114,7 +114,7 @@ def test_grabush_tables(players, live_server_url, new_page):
     table = rows.create_table(users[0], "grabush", options, is_private=True)
     for index, user in enumerate(users):
         seating.take_seat(table.pk, user, index)
-    play.start_match(table.pk, users[0])
+    matches.start_match(table.pk, users[0])
     match = Match.objects.get(table=table)
     seat = grabush.loads(match.state).to_act
     connections.close_all()
@@ -153,20 +153,20 @@ def test_grabush_penalty_replays_and_records(live_server_url, new_page):
     talk = rows.create_table(users[0], "grabush", options, is_private=True)
     for index, user in enumerate(users):
         seating.take_seat(talk.pk, user, index)
-    play.start_match(talk.pk, users[0])
+    matches.start_match(talk.pk, users[0])
     chat.post_message(talk.pk, users[1], "play your seven!")
     assert play.apply_chat_rule(talk.pk, users[1])
     pair = everyone[4:6]
     two = {"players": 2, "stock_size": 20, "table_talk_penalty": True}
     finished = rows.create_table(pair[0], "grabush", two, is_private=True)
     seating.take_seat(finished.pk, pair[1], 1)
-    play.start_match(finished.pk, pair[0])
+    matches.start_match(finished.pk, pair[0])
     ended = finish_grabush(finished, pair)
     belote_users = everyone[6:]
     belote_table = seated_table(belote_users)
     belote_table.options = {**OPTIONS, "target": 11}
     belote_table.save()
-    play.start_match(belote_table.pk, belote_users[0])
+    matches.start_match(belote_table.pk, belote_users[0])
     belote_ended = finish_match(belote_table, belote_users)
     middles = {m.pk: Move.objects.filter(match=m).count() // 2 for m in (ended, belote_ended)}
     assert all(step > 10 for step in middles.values())

@@ -84,7 +84,7 @@ def test_friends_meet_invite_play_and_come_back(live_server_url, new_page):
     expect(ana.locator(".my-tables")).to_contain_text("waiting for players")
 
     # Eve is Ana's friend too, until Ana blocks her: then Eve no longer sees Ana, isn't offered
-    # at Ana's table, can't ask again and can't sit at Ana's private table.
+    # at Ana's table, can't ask again and can't open, watch or sit at Ana's private table.
     request_friend(eve, base, "ana")
     ana.goto(base + "/friends/")
     ana.locator("form", has_text="Accept").first.get_by_role("button", name="Accept").click()
@@ -100,8 +100,15 @@ def test_friends_meet_invite_play_and_come_back(live_server_url, new_page):
     expect(ana.locator(".invite-friends")).not_to_contain_text("eve")
     request_friend(eve, base, "ana")
     expect(eve.locator(".messages")).to_contain_text("You cannot send ana a friend request.")
-    eve.goto(base + table.get_absolute_url())
-    expect(eve.locator("#connection")).to_have_text("Connected")
-    eve.get_by_role("button", name="Sit in seat 2").click()
-    expect(eve.locator("#flash")).to_contain_text("You cannot sit at this private table.")
+    # Nor can she open Ana's private table, or watch it through its socket.
+    response = eve.request.get(base + table.get_absolute_url())  # with her browser's cookies
+    assert response.status == 404 and "Sit in seat" not in response.text()
+    closed = eve.evaluate(
+        """code => new Promise(done => {
+            const socket = new WebSocket(`ws://${location.host}/ws/table/${code}/`);
+            socket.onclose = event => done(event.code);
+        })""",
+        table.code,
+    )
+    assert closed == 4404
     assert not Seat.objects.filter(table=table, user__username="eve").exists()

@@ -6,8 +6,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from games.events import running
-from games.live.moves import event_news
-from games.live.notify import send_sync
+from games.live.notify import notice_messages, send_sync
 
 
 class Command(BaseCommand):
@@ -17,7 +16,7 @@ class Command(BaseCommand):
         for event in running.due_events():
             started = running.start_if_due(event)
             if started is not None:
-                for group, message in event_news(started):
+                for group, message in notice_messages(running.notices(started)):
                     send_sync(group, message)
                 self.stdout.write(f"started {event}")
             else:

@@ -1,8 +1,8 @@
 """Per-account and per-address limits, so that one account or one address cannot crowd out
 everyone else. Each limit is a setting; each refusal says what happened.
 
-Counters, and the places an account's open sockets hold, live in the cache (Redis when
-``REDIS_URL`` is set, so every process shares them).
+Counters live in the cache (Redis when ``REDIS_URL`` is set, so every process shares them);
+the sockets an account may hold open are counted by :mod:`games.people.online`.
 django-ratelimit would do the counting but refuses the in-process cache of a single-process
 install, hence this small fixed-window counter.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.db.models import Q
@@ -31,35 +30,6 @@ def spend(key: str, limit: int, seconds: int) -> bool:
         cache.set(key, 1, timeout=seconds)
         count = 1
     return count <= limit
-
-
-def claim_socket(user_id: int, channel_name: str) -> str | None:
-    """Take one of the account's ``MAX_SOCKETS_PER_ACCOUNT`` places for the socket
-    ``channel_name`` (lobby or table, in any process: the places are cache keys); None when
-    all are taken.
-
-    A place lapses after ``PRESENCE_STALE_SECONDS`` unless :func:`keep_sockets` refreshes
-    it, so the sockets of a killed process stop counting as its presences do.
-    """
-    places = [f"sockets:{user_id}:{n}" for n in range(settings.MAX_SOCKETS_PER_ACCOUNT)]
-    taken = cache.get_many(places)
-    for place in places:
-        if place not in taken and cache.add(
-            place, channel_name, timeout=settings.PRESENCE_STALE_SECONDS
-        ):
-            return place
-    return None
-
-
-def keep_sockets(places: dict[str, str]) -> None:
-    """Refresh the places (place -> channel name) of this process's open sockets."""
-    cache.set_many(places, timeout=settings.PRESENCE_STALE_SECONDS)
-
-
-def release_socket(place: str, channel_name: str) -> None:
-    """Free the place :func:`claim_socket` gave the socket ``channel_name``."""
-    if cache.get(place) == channel_name:
-        cache.delete(place)
 
 
 def open_tables(user: AbstractBaseUser) -> int:

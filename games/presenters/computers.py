@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from ..presenters.words import per_language
+from .words import per_language
 
 
 @per_language

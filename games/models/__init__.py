@@ -1,0 +1,60 @@
+"""The app's models, one module per room: ``tables`` (tables, seats, matches, the move log,
+chat, invitations), ``people`` (clubs, players' choices, moderation), ``records`` (deal reviews,
+ratings), ``events`` (duplicate events) and ``presence`` (who has a table open). Import them from
+here: ``from games.models import Table``."""
+
+from __future__ import annotations
+
+from .events import Event, EventPair, EventTable
+from .people import (
+    Announcement,
+    Club,
+    Membership,
+    Profile,
+    Report,
+    Sanction,
+    UsernameSkeleton,
+    new_invite_code,
+)
+from .presence import Presence, PresenceQuerySet, Server
+from .records import DealReview, Rating, RatingChange
+from .tables import (
+    ChatMessage,
+    Invitation,
+    Match,
+    MatchPlayer,
+    Move,
+    Outcome,
+    Seat,
+    Table,
+    new_seed,
+)
+
+__all__ = [
+    "Announcement",
+    "ChatMessage",
+    "Club",
+    "DealReview",
+    "Event",
+    "EventPair",
+    "EventTable",
+    "Invitation",
+    "Match",
+    "MatchPlayer",
+    "Membership",
+    "Move",
+    "Outcome",
+    "Presence",
+    "PresenceQuerySet",
+    "Profile",
+    "Rating",
+    "RatingChange",
+    "Report",
+    "Sanction",
+    "Seat",
+    "Server",
+    "Table",
+    "UsernameSkeleton",
+    "new_invite_code",
+    "new_seed",
+]
