@@ -108,7 +108,7 @@ def forget_recurring() -> None:
 
 
 def render_changed(
-    regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, Any] | None
+    regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, object] | None
 ) -> str:
     """The regions whose key differs from the one in ``shown`` (all of them when ``shown``
     is None), rendered; ``shown`` is updated to the keys now on the connection's page."""
@@ -123,7 +123,9 @@ def render_changed(
     return "".join(parts)
 
 
-def remember(regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, Any]) -> None:
+def remember(
+    regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, object]
+) -> None:
     """Record in ``shown`` that ``regions`` were just sent whole (inside a larger template)."""
     for region in regions:
         shown[region.id] = region.key(context)
