@@ -23,7 +23,6 @@ import asyncio
 import contextlib
 import copy
 import time
-from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer as ChannelsInMemoryChannelLayer
@@ -56,7 +55,7 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
             queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
         return queue
 
-    async def send(self, channel: str, message: dict[str, Any]) -> None:
+    async def send(self, channel: str, message: dict[str, object]) -> None:
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_channel_name(channel)
         assert "__asgi_channel__" not in message
@@ -65,7 +64,7 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
         except asyncio.QueueFull:
             raise ChannelFull(channel) from None
 
-    async def receive(self, channel: str) -> dict[str, Any]:
+    async def receive(self, channel: str) -> dict[str, object]:
         self.require_valid_channel_name(channel)
         self._clean_expired()
         queue = self._queue(channel)
@@ -76,7 +75,7 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
                 self.channels.pop(channel, None)
         return message
 
-    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+    async def group_send(self, group: str, message: dict[str, object]) -> None:
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()
@@ -89,7 +88,7 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
 _PLAIN = (str, int, float, bool, type(None))
 
 
-def _copied(message: dict[str, Any]) -> dict[str, Any]:
+def _copied(message: dict[str, object]) -> dict[str, object]:
     """A receiver's own copy of ``message``, as if it had been serialized."""
     if all(type(value) in _PLAIN for value in message.values()):
         return dict(message)
@@ -103,12 +102,12 @@ class WaitingConnectionPool(ConnectionPool):
     ``MaxConnectionsError`` as the plain pool does at once.
     """
 
-    def __init__(self, *args: Any, timeout: float = 20.0, **kwargs: Any) -> None:
+    def __init__(self, *args: object, timeout: float = 20.0, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.timeout = timeout
         self._released: asyncio.Event | None = None
 
-    async def get_connection(self, *args: Any, **kwargs: Any) -> AbstractConnection:
+    async def get_connection(self, *args: object, **kwargs: object) -> AbstractConnection:
         deadline: float | None = None
         while True:
             try:
@@ -144,7 +143,9 @@ class RedisChannelLayer(ChannelsRedisChannelLayer):
     #: by default): a server busy for half a second under a crowd lost its players' frames.
     process_capacity = 5000
 
-    def __init__(self, *args: Any, channel_capacity: dict | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: object, channel_capacity: dict | None = None, **kwargs: object
+    ) -> None:
         capacities = {"specific.*": self.process_capacity, **(channel_capacity or {})}
         super().__init__(*args, channel_capacity=capacities, **kwargs)
 

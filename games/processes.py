@@ -8,11 +8,12 @@ import multiprocessing
 import threading
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple, Unpack
 
 from django.conf import settings
 
 T = TypeVar("T")
+Args = TypeVarTuple("Args")
 
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -39,7 +40,7 @@ def forget(broken: concurrent.futures.ProcessPoolExecutor) -> None:
     broken.shutdown(wait=False, cancel_futures=True)
 
 
-def in_pool(work: Callable[..., T], *args: Any) -> T:
+def in_pool(work: Callable[[Unpack[Args]], T], *args: *Args) -> T:
     """``work(*args)`` worked out in the pool while this thread waits (in this thread when
     ``BOT_PROCESSES`` is 0); asked again, in a new pool, when a process died. For work a
     request needs that is too heavy for the web process (deal reviews)."""

@@ -22,15 +22,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
-from typing import Any, NamedTuple
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import NamedTuple, TypeVar
 
 from .engines import belote, chance, duplicate, fair_deals, grabush
+from .engines.cards import DrawnDeal
 
 FORMAT = "cardroom-match-log"
 EVENT_FORMAT = "cardroom-event-log"
 VERSION = 1
-ENGINES = {"belote": belote, "grabush": grabush}
+ENGINES: dict[object, ModuleType] = {"belote": belote, "grabush": grabush}
+
+#: A log as decoded from JSON: nothing in it is trusted until checked.
+Log = Mapping[str, object]
+T = TypeVar("T")
 
 
 class Finding(NamedTuple):
@@ -44,20 +50,20 @@ class BadLog(ValueError):
     """The log is not a match log this verifier can read."""
 
 
-def _field(log: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+def _field(log: Log, name: str, kind: type[T]) -> T:
     value = log.get(name)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise BadLog(f"the log's {name!r} is missing or not the right kind of value")
     return value
 
 
-def _deals(engine: Any, seed: str, options: dict[str, Any], count: int) -> list[dict[str, Any]]:
+def _deals(engine: ModuleType, seed: str, options: dict, count: int) -> list[DrawnDeal]:
     if engine is belote:
         return belote.drawn_deals(seed, count)
     return grabush.drawn_deals(seed, int(options.get("players", 2)))
 
 
-def _compare_deal(number: int, logged: Any, drawn: dict[str, Any]) -> Finding:
+def _compare_deal(number: int, logged: object, drawn: DrawnDeal) -> Finding:
     if not isinstance(logged, dict) or not isinstance(logged.get("cards"), list):
         return Finding(False, f"Deal {number + 1}: the log does not list its cards.")
     if logged.get("dealer") != drawn["dealer"]:
@@ -83,7 +89,7 @@ def _compare_deal(number: int, logged: Any, drawn: dict[str, Any]) -> Finding:
     return Finding(True, f"Deal {number + 1} is the one the seed gives.")
 
 
-def _algorithms(log: dict[str, Any], form: str) -> None:
+def _algorithms(log: Log, form: str) -> None:
     if log.get("format") != form or log.get("version") != VERSION:
         raise BadLog(f"this is not a {form} of version {VERSION}")
     if log.get("deal_algorithm") != chance.ALGORITHM:
@@ -92,13 +98,13 @@ def _algorithms(log: dict[str, Any], form: str) -> None:
         raise BadLog(f"this verifier knows the seed algorithm {fair_deals.SEED_ALGORITHM} only")
 
 
-def verify(log: dict[str, Any]) -> list[Finding]:
+def verify(log: Log) -> list[Finding]:
     """Check ``log`` (a match log as ``/m/<id>/log.json`` serves it, or an event's as
     ``/events/<id>/log.json`` does); raise :class:`BadLog` when it can't be read as one."""
     if log.get("format") == EVENT_FORMAT:
         return verify_event(log)
     _algorithms(log, FORMAT)
-    engine = ENGINES.get(log.get("game"))  # type: ignore[arg-type]
+    engine = ENGINES.get(log.get("game"))
     if engine is None:
         raise BadLog(f"unknown game {log.get('game')!r}")
     options = _field(log, "options", dict)
@@ -114,7 +120,7 @@ def verify(log: dict[str, Any]) -> list[Finding]:
     return findings
 
 
-def verify_event(log: dict[str, Any]) -> list[Finding]:
+def verify_event(log: Log) -> list[Finding]:
     """Check a duplicate event's log: its seed, then every table of every round."""
     _algorithms(log, EVENT_FORMAT)
     if log.get("game") != "belote":
@@ -157,7 +163,7 @@ def verify_event(log: dict[str, Any]) -> list[Finding]:
     return findings
 
 
-def _seed_findings(log: dict[str, Any], what: str) -> tuple[list[Finding], str]:
+def _seed_findings(log: Log, what: str) -> tuple[list[Finding], str]:
     """Check the secret against its commitment and derive the seed; the findings and the
     seed that the secret and contributions give."""
     secret = _field(log, "secret", str)
@@ -200,12 +206,12 @@ def _seed_findings(log: dict[str, Any], what: str) -> tuple[list[Finding], str]:
 
 
 def _replay(
-    engine: Any,
+    engine: ModuleType,
     seed: str,
-    options: dict[str, Any],
-    actions: list[Any],
-    deals: list[Any],
-    result: Any,
+    options: dict,
+    actions: list[object],
+    deals: list[object],
+    result: object,
 ) -> list[Finding]:
     try:
         state = engine.new_game(seed=seed, **options)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, TypedDict, cast
+from typing import Literal, TypedDict, cast
 
 from . import chance
 from .belote_cards import (
@@ -38,7 +38,7 @@ from .belote_cards import (
     mask,
     trick_winner,
 )
-from .cards import SUITS, IllegalAction, gettext_noop
+from .cards import SUITS, DrawnDeal, IllegalAction, gettext_noop
 
 __all__ = [
     "CARDS",
@@ -189,6 +189,13 @@ class DealResult(TypedDict):
     hanging_added: int  # points this deal put on hanging
     winning_team: int | None  # higher raw total; None on a tie or a redeal
     scores_after: list[int]
+
+
+class MatchResult(TypedDict):
+    """A finished match's result, as stored with it."""
+
+    winner: int | None
+    scores: list[int]
 
 
 class BeloteView(TypedDict):
@@ -587,7 +594,7 @@ def first_dealer(seed: int | str) -> int:
     return chance.below(seed, "belote/dealer", 4)
 
 
-def drawn_deals(seed: int | str, count: int) -> list[dict[str, Any]]:
+def drawn_deals(seed: int | str, count: int) -> list[DrawnDeal]:
     """The first ``count`` deals of a match drawn from ``seed``: each one's ``dealer`` and its
     ``cards`` (the deck, top first)."""
     first = first_dealer(seed)
@@ -1197,7 +1204,7 @@ def winner(state: State) -> int | None:
     return state.winner
 
 
-def result(state: State) -> dict[str, Any]:
+def result(state: State) -> MatchResult:
     """A finished match's result: the winning team and the match totals."""
     return {"winner": state.winner, "scores": list(state.scores)}
 
@@ -1314,7 +1321,7 @@ _RESULT_KEYS = (
 )
 
 
-def _pack_result(r: Mapping[str, Any]) -> list:
+def _pack_result(r: DealResult) -> list:
     if r["outcome"] == "redeal":
         return [r["dealer"], r["hanging_after"], r["scores_after"]]
     packed = dict(r)

@@ -8,12 +8,21 @@ translates ``template`` and fills in ``params``.
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 SUITS = "CDHS"
 
 
 def gettext_noop(message: str) -> str:
     """Mark ``message`` for translation without translating it (engines have no Django)."""
     return message
+
+
+class DrawnDeal(TypedDict):
+    """A deal as a seed draws it: who deals, and the cards in the order dealt (top first)."""
+
+    dealer: int
+    cards: list[str]
 
 
 class IllegalAction(ValueError):

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from . import belote
+from .cards import DrawnDeal
 
 K = TypeVar("K", bound=Hashable)
 
@@ -28,7 +29,7 @@ K = TypeVar("K", bound=Hashable)
 COMPUTERS = -1
 
 
-def deal_score(result: Mapping[str, Any]) -> tuple[int, int]:
+def deal_score(result: belote.DealResult) -> tuple[int, int]:
     """A finished deal (a line of ``belote.deal_results``) scored on its own: (team 0, team 1)."""
     if result["contract"] is None:
         return (0, 0)
@@ -92,13 +93,13 @@ def round_seed(seed: str, round_number: int) -> str:
     return hashlib.sha256(f"{seed}:duplicate/{round_number}".encode()).hexdigest()
 
 
-def event_deals(seed: str, round_number: int, count: int) -> list[dict[str, Any]]:
+def event_deals(seed: str, round_number: int, count: int) -> list[DrawnDeal]:
     """The deals of one round, the same at every table: each its ``dealer`` and its ``cards``
     (32 codes, top first), as a Belote match from :func:`round_seed` deals them."""
     return belote.drawn_deals(round_seed(seed, round_number), count)
 
 
-def hands(deal: Mapping[str, Any]) -> list[list[str]]:
+def hands(deal: DrawnDeal) -> list[list[str]]:
     """The eight cards each seat holds in ``deal`` (its ``dealer`` and ``cards``), sorted:
     three, then two, then three each from the dealer's right (rules §2)."""
     cards, dealer = deal["cards"], deal["dealer"]

@@ -25,10 +25,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Literal, Required, TypedDict
+from typing import Literal, Required, TypedDict
 
 from . import chance
-from .cards import SUITS, IllegalAction, gettext_noop
+from .cards import SUITS, DrawnDeal, IllegalAction, gettext_noop
 
 __all__ = [
     "GRANT_PENALTY",
@@ -98,6 +98,31 @@ class Event(TypedDict, total=False):
     count: int
     reason: EndReason
     stocks: list[int]
+
+
+class MatchResult(TypedDict):
+    """A finished game's result, as stored with it."""
+
+    winner: int | None
+    stocks: list[int]
+
+
+class CutCard(TypedDict):
+    """A card one player cut for seats."""
+
+    player: int
+    card: str
+
+
+class CutResult(TypedDict):
+    """The cut for seats, sides and dealer (:func:`cut`)."""
+
+    rounds: list[list[CutCard]]
+    order: list[int]
+    sides: list[list[int]]
+    seats: list[int]
+    dealer: int
+    dealer_player: int
 
 
 class Stock(TypedDict):
@@ -335,13 +360,13 @@ def first_dealer(seed: int | str, players: int) -> int:
     return chance.below(seed, "grabush/dealer", players)
 
 
-def drawn_deals(seed: int | str, players: int) -> list[dict[str, Any]]:
+def drawn_deals(seed: int | str, players: int) -> list[DrawnDeal]:
     """The game's one deal drawn from ``seed``: its ``dealer`` and ``cards`` (the shoe, top
     first)."""
     return [{"dealer": first_dealer(seed, players), "cards": drawn_shoe(seed, players)}]
 
 
-def cut(seed: int | str, players: int) -> dict[str, Any]:
+def cut(seed: int | str, players: int) -> CutResult:
     """Cut for seats, sides and dealer (rules §1); deterministic for ``seed``.
 
     Players are numbered ``0..players-1`` in the order they cut (for a web table, e.g. the
@@ -363,7 +388,7 @@ def cut(seed: int | str, players: int) -> dict[str, Any]:
         raise ValueError(f"Grabush is for 2, 4, 6 or 8 players, not {players!r}")
     deck = full_deck(players)
     half = players // 2
-    rounds: list[list[dict[str, Any]]] = []
+    rounds: list[list[CutCard]] = []
     # Each player's key: the whist ranks of his cuts so far; ties compare the re-cuts.
     keys: dict[int, list[int]] = {p: [] for p in range(players)}
     cutting = list(range(players))
@@ -836,7 +861,7 @@ def apply_entry(state: State, seat: int, entry: str) -> State:
     return apply(state, seat, entry)
 
 
-def result(state: State) -> dict[str, Any]:
+def result(state: State) -> MatchResult:
     """A finished game's result: the winning side (None: a draw) and the cards left in each
     side's stock."""
     return {"winner": state.winner, "stocks": [len(stock) for stock in state.stocks]}
@@ -912,7 +937,7 @@ _FIELDS = (
 )
 
 
-def _to_dict(state: State) -> dict[str, Any]:
+def _to_dict(state: State) -> dict[str, object]:
     return {name: getattr(state, name) for name in _FIELDS}
 
 

@@ -8,7 +8,7 @@ round's deals, results or reviews shows to anyone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from django.utils.translation import gettext as _
 
@@ -39,10 +39,10 @@ class TableDeal:
     match: Match
     number: int  # the deal's number in the round, from 1
     names: tuple[str, str]
-    result: dict[str, Any]
+    result: dict[str, object]  # the deal's line of the score sheet
     score: tuple[int, int]
     matchpoints: tuple[float, float] = (0.0, 0.0)
-    par: dict[str, Any] | None = None
+    par: dict[str, object] | None = None
 
     @property
     def summary(self) -> str:
@@ -73,7 +73,16 @@ class Line:
         return round(100 * self.matchpoints / self.top, 1) if self.top else 0.0
 
 
-def round_progress(event: Event) -> list[dict[str, Any]]:
+class TableProgress(TypedDict):
+    """A table of the current round: who plays whom, and how far they are."""
+
+    number: int
+    names: tuple[str, str]
+    done: int
+    finished: bool
+
+
+def round_progress(event: Event) -> list[TableProgress]:
     """The current round's tables: who plays whom and how many deals each has finished (two
     queries)."""
     if event.status != Event.Status.RUNNING:
@@ -86,7 +95,7 @@ def round_progress(event: Event) -> list[dict[str, Any]]:
     latest: dict[int, Match] = {}
     for match in Match.objects.filter(table_id__in=[p.table_id for p in places]).order_by("number"):
         latest[match.table_id] = match
-    rows = []
+    rows: list[TableProgress] = []
     for place in places:
         match = latest.get(place.table_id)
         done = len(belote.deal_results(belote.loads(match.state))) if match else 0
@@ -101,7 +110,7 @@ def round_progress(event: Event) -> list[dict[str, Any]]:
     return rows
 
 
-def seen(event: Event, progress: list[dict[str, Any]]) -> str:
+def seen(event: Event, progress: list[TableProgress]) -> str:
     """What the live part of a running event's page shows, in short: it is sent again only
     when this changes (the round, the deals played in it, the rounds revealed)."""
     revealed = EventTable.objects.filter(event=event, revealed=True).count()
@@ -225,7 +234,7 @@ def add_par(deals: list[Deal]) -> None:
         table.par = review["par"] if review else None
 
 
-def event_log(event: Event) -> dict[str, Any]:
+def event_log(event: Event) -> dict[str, object]:
     """A finished event's log for anyone to check with ``python -m games.verify``: the secret
     with its commitment, the pairs' contributions, the seed, each round's deals and every
     table's match (its seed, deals, actions and result). Four queries, whatever its size."""

@@ -16,9 +16,9 @@ import hashlib
 import logging
 import random
 import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.exceptions import ChannelFull
@@ -31,6 +31,7 @@ from ..catalog import get_game
 from ..models import Match
 from ..tables import matches, play
 from . import moves, thinking
+from .messages import BotMove, TableChanged
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
 logger = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ class Pending:
     timed_out: bool = False
 
 
-def pending_move(table_id: int, event: dict[str, Any] | None = None) -> Pending | None:
+def pending_move(table_id: int, event: TableChanged | None = None) -> Pending | None:
     """The next move a computer player owes at this table, or None (humans to play).
 
     ``event`` is the change that prompted the look: its read of the table is shared with the
@@ -126,7 +127,7 @@ def bot_due(match: Match) -> datetime:
     return max(times) + timedelta(seconds=settings.BOT_DELAY_SECONDS)
 
 
-def bot_input(pending: Pending) -> tuple[Bot, dict[str, Any], random.Random]:
+def bot_input(pending: Pending) -> tuple[Bot, Mapping[str, object], random.Random]:
     """The bot that owes ``pending`` and what it decides from: its seat's view only, and its
     random numbers (``Match.DoesNotExist`` when the match moved on)."""
     match = Match.objects.get(
@@ -163,14 +164,14 @@ class Driver:
         self.again = False
         self.last_event = ""
         #: The change to read the table for on the next look (None: a fresh read).
-        self.event: dict[str, Any] | None = None
+        self.event: TableChanged | None = None
         #: The last request sent to the bot workers, and when (the event loop's clock).
-        self.asked: tuple[dict[str, Any], float] | None = None
+        self.asked: tuple[BotMove, float] | None = None
         #: Whether the workers' channel was full at the last ask (warned once until it is not).
         self.full = False
         self.failures = 0
 
-    def kick(self, event: dict[str, Any] | None = None) -> None:
+    def kick(self, event: TableChanged | None = None) -> None:
         """Something changed: re-read the table (now, or once the current move is made).
 
         ``event`` is the change (a ``table.changed`` event); every connection of this process
@@ -286,7 +287,7 @@ async def make_move(pending: Pending, action: str) -> None:
     )
 
 
-def request(pending: Pending) -> dict[str, Any]:
+def request(pending: Pending) -> BotMove:
     """The message asking a bot worker for ``pending``'s move (``games.live.workers``)."""
     return {
         "type": "bot.move",
@@ -299,7 +300,7 @@ def request(pending: Pending) -> dict[str, Any]:
     }
 
 
-def from_request(message: dict[str, Any]) -> Pending:
+def from_request(message: BotMove) -> Pending:
     """The pending move a worker was asked for."""
     return Pending(
         int(message["table"]),
@@ -317,7 +318,7 @@ _drivers: dict[int, Driver] = {}
 _stopped: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 
 
-def kick(table_id: int, event: dict[str, Any] | None = None) -> None:
+def kick(table_id: int, event: TableChanged | None = None) -> None:
     """Make sure this table's automatic moves happen (call from the event loop); ``event``
     is the ``table.changed`` event that prompted the call, if any."""
     if asyncio.get_running_loop() in _stopped:

@@ -16,15 +16,16 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple, Unpack
 
 from channels.db import database_sync_to_async
 from django.utils import translation
 
 T = TypeVar("T")
+Args = TypeVarTuple("Args")
 
 #: A queued call: the function, its arguments, the caller's language and the caller's future.
-_Call = tuple[Callable[..., Any], tuple[Any, ...], str | None, asyncio.Future]
+_Call = tuple[Callable[..., object], tuple[object, ...], str | None, asyncio.Future]
 
 
 class Batcher:
@@ -34,7 +35,7 @@ class Batcher:
         self.queue: list[_Call] = []
         self.task: asyncio.Task | None = None
 
-    async def run(self, func: Callable[..., T], *args: Any) -> T:
+    async def run(self, func: Callable[[Unpack[Args]], T], *args: *Args) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future = loop.create_future()
         self.queue.append((func, args, translation.get_language(), future))
@@ -61,8 +62,8 @@ class Batcher:
                     future.set_exception(value)
 
 
-def _run_all(batch: list[_Call]) -> list[tuple[bool, Any]]:
-    outcomes: list[tuple[bool, Any]] = []
+def _run_all(batch: list[_Call]) -> list[tuple[bool, object]]:
+    outcomes: list[tuple[bool, object]] = []
     for func, args, language, _ in batch:
         try:
             # The batch runs in one caller's context; asgiref does not carry a caller's
@@ -85,7 +86,7 @@ _batchers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Batcher] = (
 )
 
 
-async def run_batched(func: Callable[..., T], *args: Any) -> T:
+async def run_batched(func: Callable[[Unpack[Args]], T], *args: *Args) -> T:
     """``await database_sync_to_async(func)(*args)``, sharing the hop with concurrent calls."""
     loop = asyncio.get_running_loop()
     batcher = _batchers.get(loop)

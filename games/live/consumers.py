@@ -15,7 +15,8 @@ import json
 import logging
 import re
 import time
-from typing import Any
+from collections.abc import Iterable
+from typing import TypedDict
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -35,6 +36,16 @@ from . import autoplay, lobby_feed, moves, notify, presence
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame, render_notice
+from .messages import (
+    ChatLine,
+    ChatNotice,
+    Event,
+    Frame,
+    NoticeShow,
+    SocketClosed,
+    SocketReceived,
+    TableChanged,
+)
 from .notify import user_group
 from .snapshots import TableSnapshot, cached_snapshot, snapshot_for
 
@@ -64,11 +75,18 @@ ANNOUNCE_FIELD = re.compile(r"announce-(d[0-9]|belot)")
 logger = logging.getLogger(__name__)
 
 
+class SocketScope(TypedDict, total=False):
+    """What :func:`socket_language` reads of a websocket's ASGI scope."""
+
+    cookies: dict[str, str]
+    headers: Iterable[tuple[bytes, bytes]]
+
+
 class BadFrame(Refusal):
     """A client frame that is not a well-formed request; the message says what is wrong."""
 
 
-def parse_frame(text: str | None) -> dict[str, Any]:
+def parse_frame(text: str | None) -> Frame:
     """Decode a client frame into a dict with a known ``op``, or raise :class:`BadFrame`."""
     if not text or len(text) > MAX_FRAME:
         raise BadFrame(_("That request was empty or too long."))
@@ -85,7 +103,7 @@ def parse_frame(text: str | None) -> dict[str, Any]:
     return message
 
 
-def _check_value(value: Any, depth: int) -> None:
+def _check_value(value: object, depth: int) -> None:
     """Refuse nesting deeper than MAX_DEPTH, and text that cannot be stored or shown as it is:
     lone surrogates (no database stores them) and control characters (NUL included)."""
     if isinstance(value, str):
@@ -109,7 +127,7 @@ def _check_text(text: str) -> None:
         raise BadFrame(_("That request holds characters that are not allowed."))
 
 
-def int_field(message: dict[str, Any], name: str) -> int:
+def int_field(message: Frame, name: str) -> int:
     """An integer field of a frame (htmx sends form values as strings)."""
     value = message.get(name)
     if isinstance(value, bool):
@@ -120,7 +138,7 @@ def int_field(message: dict[str, Any], name: str) -> int:
         raise BadFrame(_("That request is missing a valid %(field)s.") % {"field": name}) from None
 
 
-def quiet_keys(message: dict[str, Any]) -> list[str]:
+def quiet_keys(message: Frame) -> list[str]:
     """What a play frame keeps quiet: the keys of its ``announce-<key>`` fields set to "no"."""
     keys = []
     for name, value in message.items():
@@ -134,7 +152,7 @@ def quiet_keys(message: dict[str, Any]) -> list[str]:
     return sorted(keys)
 
 
-def str_field(message: dict[str, Any], name: str, *, longest: int, empty: bool = True) -> str:
+def str_field(message: Frame, name: str, *, longest: int, empty: bool = True) -> str:
     """A text field of a frame of at most ``longest`` characters (``empty``: may be "")."""
     value = message.get(name, "")
     if not isinstance(value, str) or len(value) > longest or (not value and not empty):
@@ -142,14 +160,14 @@ def str_field(message: dict[str, Any], name: str, *, longest: int, empty: bool =
     return value
 
 
-def contribution_field(message: dict[str, Any]) -> str:
+def contribution_field(message: Frame) -> str:
     """A frame's contribution to the next match's seed, whatever its length: one of the wrong
     length is refused with the contribution's own message (see ``rows.checked_contribution``),
     never cut to fit."""
     return rows.checked_contribution(str_field(message, "contribution", longest=MAX_FRAME))
 
 
-def socket_language(scope: dict[str, Any]) -> str:
+def socket_language(scope: SocketScope) -> str:
     """The language a page request with this socket's cookies and headers is shown in (as
     ``LocaleMiddleware`` picks it: the language cookie, then ``Accept-Language``)."""
     request = HttpRequest()
@@ -235,7 +253,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self.send(text_data=render_flash(message))
         await self.close(code=CLOSE_TOO_MANY)
 
-    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+    async def websocket_disconnect(self, message: SocketClosed) -> None:
         await self.clean_up(message.get("code", 1000))
         raise StopConsumer()
 
@@ -250,16 +268,16 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         self.tokens -= 1
         return self.tokens >= 0
 
-    async def websocket_receive(self, message: dict[str, Any]) -> None:
+    async def websocket_receive(self, message: SocketReceived) -> None:
         if not self.within_frame_budget():
             await self.close(code=CLOSE_FLOOD)
             return
         await super().websocket_receive(message)
 
-    async def user_banned(self, event: dict[str, Any]) -> None:
+    async def user_banned(self, event: Event) -> None:
         await self.close(code=CLOSE_BANNED)
 
-    async def user_signed_out(self, event: dict[str, Any]) -> None:
+    async def user_signed_out(self, event: Event) -> None:
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
 
@@ -278,7 +296,7 @@ class LobbyConsumer(AuthenticatedConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """The lobby takes no requests over the socket."""
 
-    async def lobby_changed(self, event: dict[str, Any]) -> None:
+    async def lobby_changed(self, event: Event) -> None:
         """Tell the feed: the list changed, in this process or another."""
         lobby_feed.feed().refresh()
 
@@ -299,7 +317,7 @@ class NoticeConsumer(AuthenticatedConsumer):
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
         """Notices take no requests: answers go through the pages' forms."""
 
-    async def notice_show(self, event: dict[str, Any]) -> None:
+    async def notice_show(self, event: NoticeShow) -> None:
         for table_id in event.get("tables", ()):
             autoplay.kick(table_id)  # an event round's tables where only computers sit
         html = await database_sync_to_async(render_notice)(
@@ -358,7 +376,7 @@ class TableConsumer(AuthenticatedConsumer):
     #: not rendered and sent again.
     seen: tuple | None = None
     #: What each region of this connection's page shows (see ``games.regions``).
-    shown: dict[str, Any]
+    shown: dict[str, object]
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
@@ -396,7 +414,7 @@ class TableConsumer(AuthenticatedConsumer):
         self,
         flash: str,
         full: bool,
-        event: dict[str, Any] | None,
+        event: TableChanged | None,
         force: bool,
         snapshot: TableSnapshot | None = None,
     ) -> str | None:
@@ -424,7 +442,7 @@ class TableConsumer(AuthenticatedConsumer):
         flash: str = "",
         *,
         full: bool = False,
-        event: dict[str, Any] | None = None,
+        event: TableChanged | None = None,
         force: bool = False,
     ) -> None:
         """Render and send this connection's view (``event``: the change that asked for it)."""
@@ -442,22 +460,22 @@ class TableConsumer(AuthenticatedConsumer):
     async def send_flash(self, message: str) -> None:
         await self.send(text_data=render_flash(message))
 
-    async def table_changed(self, event: dict[str, Any]) -> None:
+    async def table_changed(self, event: TableChanged) -> None:
         await self.send_frame(event=event)
         # After the frame: the read of the table made for it usually serves the driver too.
         autoplay.kick(self.table_id, event)
 
-    async def chat_message(self, event: dict[str, Any]) -> None:
+    async def chat_message(self, event: ChatLine) -> None:
         await self.send(text_data=event["html"])
 
-    async def chat_notice(self, event: dict[str, Any]) -> None:
+    async def chat_notice(self, event: ChatNotice) -> None:
         """What the table's rules did because of the chat, said in this connection's language."""
         user = get_user_model()(username=event["name"])
         line = ChatMessage(pk=event["pk"], table_id=self.table_id, user=user, notice=event["kind"])
         html = render_to_string("games/partials/chat_line.html", {"line": line, "append": True})
         await self.send(text_data=html)
 
-    async def chat_refresh(self, event: dict[str, Any]) -> None:
+    async def chat_refresh(self, event: Event) -> None:
         """Moderators hid or restored messages: resend the whole chat log."""
         html = await database_sync_to_async(self._chat_log)()
         await self.send(text_data=html)
@@ -492,7 +510,7 @@ class TableConsumer(AuthenticatedConsumer):
         if lobby:
             await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
 
-    async def op_sit(self, message: dict[str, Any]) -> None:
+    async def op_sit(self, message: Frame) -> None:
         seat = int_field(message, "seat")
         contribution = contribution_field(message)
         sat = await database_sync_to_async(seating.take_seat)(
@@ -501,16 +519,16 @@ class TableConsumer(AuthenticatedConsumer):
         if sat:
             await self.changed(lobby=True)
 
-    async def op_leave(self, message: dict[str, Any]) -> None:
+    async def op_leave(self, message: Frame) -> None:
         await database_sync_to_async(seating.leave_seat)(self.table_id, self.user)
         await self.changed(lobby=True)
 
-    async def op_start(self, message: dict[str, Any]) -> None:
+    async def op_start(self, message: Frame) -> None:
         contribution = contribution_field(message)
         await database_sync_to_async(matches.start_match)(self.table_id, self.user, contribution)
         await self.changed(lobby=True)
 
-    async def op_rematch(self, message: dict[str, Any]) -> None:
+    async def op_rematch(self, message: Frame) -> None:
         contribution = contribution_field(message)
         vote = await database_sync_to_async(matches.vote_rematch)(
             self.table_id, self.user, contribution
@@ -518,7 +536,7 @@ class TableConsumer(AuthenticatedConsumer):
         if vote.changed:
             await self.changed(lobby=vote.match is not None)
 
-    async def op_play(self, message: dict[str, Any]) -> None:
+    async def op_play(self, message: Frame) -> None:
         action = str_field(message, "action", longest=64, empty=False)
         version = int_field(message, "version")
         # A choice of what to announce holds the first declaration's field, or the belot's.
@@ -535,37 +553,37 @@ class TableConsumer(AuthenticatedConsumer):
         """Store and tell the table what its chat rule did because of this user."""
         line = await database_sync_to_async(chat.post_notice)(self.table_id, self.user, kind)
         name = self.user.get_username()
-        event = {"type": "chat.notice", "pk": line.pk, "kind": kind, "name": name}
+        event: ChatNotice = {"type": "chat.notice", "pk": line.pk, "kind": kind, "name": name}
         await notify.send(self.group, event)
 
-    async def op_next_deal(self, message: dict[str, Any]) -> None:
+    async def op_next_deal(self, message: Frame) -> None:
         """The player has seen the finished deal's result."""
         if await database_sync_to_async(matches.ready_for_next_deal)(self.table_id, self.user):
             await self.changed(lobby=False)
 
-    async def op_bot(self, message: dict[str, Any]) -> None:
+    async def op_bot(self, message: Frame) -> None:
         """The creator seats a computer player (``level``) or, with no level, removes it."""
         level = str_field(message, "level", longest=20)
         seat = int_field(message, "seat")
         await database_sync_to_async(seating.set_bot)(self.table_id, self.user, seat, level)
         await self.changed(lobby=True)
 
-    async def op_fill(self, message: dict[str, Any]) -> None:
+    async def op_fill(self, message: Frame) -> None:
         """The creator seats computer players of ``level`` in every free seat."""
         level = str_field(message, "level", longest=20)
         if await database_sync_to_async(seating.fill_with_bots)(self.table_id, self.user, level):
             await self.changed(lobby=True)
 
-    async def op_takeover(self, message: dict[str, Any]) -> None:
+    async def op_takeover(self, message: Frame) -> None:
         await database_sync_to_async(matches.take_over)(self.table_id, self.user)
         await self.changed(lobby=False)
 
-    async def op_select(self, message: dict[str, Any]) -> None:
+    async def op_select(self, message: Frame) -> None:
         """Pick (or, with an empty source, drop) the first step of a two-step play."""
         self.selected = str_field(message, "source", longest=40)
         await self.send_frame(force=True)
 
-    async def op_chat(self, message: dict[str, Any]) -> None:
+    async def op_chat(self, message: Frame) -> None:
         """A chat line: typed (``text``), or one of the phrases (``phrase``), which are never
         table talk."""
         phrase = message.get("phrase")

@@ -10,9 +10,8 @@ threads of their own and close theirs when they end (``CONN_MAX_AGE`` 0).
 
 from __future__ import annotations
 
-from typing import Any
-
 from asgiref.sync import SyncToAsync
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.signals import connection_created
 
 
@@ -22,7 +21,9 @@ def on_live_thread() -> bool:
     return SyncToAsync.deadlock_context.get(False)
 
 
-def keep_on_live_thread(sender: Any, connection: Any, **kwargs: Any) -> None:
+def keep_on_live_thread(
+    sender: type[BaseDatabaseWrapper], connection: BaseDatabaseWrapper, **kwargs: object
+) -> None:
     """Let a connection opened on the live thread outlive its work (``connection_created``)."""
     if on_live_thread():
         connection.close_at = None

@@ -22,13 +22,14 @@ import asyncio
 import contextlib
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.layers import get_channel_layer
 
-Source = Callable[[], Awaitable[dict[str, Any]]]
+from .messages import Event
+
+Source = Callable[[], Awaitable[Event]]
 
 
 async def _pump(source: Source, inbox: asyncio.Queue) -> None:
@@ -44,7 +45,7 @@ async def _pump(source: Source, inbox: asyncio.Queue) -> None:
 
 
 async def dispatch_from(
-    sources: list[Source], dispatch: Callable[[dict[str, Any]], Awaitable[None]]
+    sources: list[Source], dispatch: Callable[[Event], Awaitable[None]]
 ) -> None:
     """Await messages from every source and ``dispatch`` each as it comes, one at a time
     (``channels.utils.await_many_dispatch``, with a long-lived task per source)."""
@@ -81,7 +82,7 @@ class DirectDispatchMixin:
         with contextlib.suppress(StopConsumer):
             await dispatch_from(sources, self.dispatch)
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
+    async def dispatch(self, message: Event) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

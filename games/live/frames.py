@@ -6,6 +6,7 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 from typing import Any, NamedTuple
 
@@ -25,7 +26,7 @@ from ..presenters.words import per_language
 from ..tables import chat, matches
 from ..tables.quick import waiting_claims
 from .regions import LANGUAGE, RENDERS, remember, render_changed
-from .snapshots import TableSnapshot, load_snapshot
+from .snapshots import LastMove, TableSnapshot, load_snapshot
 
 
 def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
@@ -68,7 +69,11 @@ def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
 
 
 def announcement(
-    presenter: Presenter, view: Any, last: dict[str, Any], names: dict[int, str], side: Any
+    presenter: Presenter,
+    view: Mapping[str, object],
+    last: LastMove,
+    names: dict[int, str],
+    side: object,
 ) -> str:
     """What the live region tells the viewers of ``side`` about the last accepted move
     (``last``: its ``seat`` and ``action``; empty before the first move), in sentences."""
@@ -344,7 +349,7 @@ def render_frame(
     full: bool = False,
     selected: str = "",
     snapshot: TableSnapshot | None = None,
-    shown: dict[str, Any] | None = None,
+    shown: dict[str, object] | None = None,
 ) -> str:
     """The live frame: the regions of the table page that changed, swapped by id on the client.
 
@@ -387,7 +392,7 @@ def render_notice(user: AbstractBaseUser, kind: str, pk: int, table: str = "") -
     """A notice for ``user``'s open pages: an invitation to answer, an answer to theirs, a
     friend request, or an event's news (``table``: the code of the table a round seats them
     at); "" when it is no longer theirs or no longer waiting."""
-    context: dict[str, Any] = {"kind": kind}
+    context: dict[str, object] = {"kind": kind}
     if kind == "invitation":
         context["invitation"] = (
             Invitation.objects.filter(pk=pk, to_user=user, status=Invitation.Status.PENDING)

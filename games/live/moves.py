@@ -9,7 +9,7 @@ reads or sockets; everything that moves a match goes through here.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TypedDict, Unpack
 
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
@@ -21,8 +21,20 @@ from . import notify, snapshots
 from .batching import run_batched
 
 
+class MoveOptions(TypedDict, total=False):
+    """Who a move is made for, when not a human at their own seat (``play.apply_action``)."""
+
+    seat: int | None
+    cover: bool
+    timed_out: bool
+
+
 async def move(
-    table_id: int, user: AbstractBaseUser | None, action: str | None, version: int, **options: Any
+    table_id: int,
+    user: AbstractBaseUser | None,
+    action: str | None,
+    version: int,
+    **options: Unpack[MoveOptions],
 ) -> Match | None:
     """Make ``action`` at the table's match ``version`` for ``user`` (``options``: as in
     :func:`games.tables.play.apply_action`, e.g. a computer player's ``seat``) and tell the
@@ -49,7 +61,11 @@ async def move(
 
 
 def apply(
-    table_id: int, user: AbstractBaseUser | None, action: str, version: int, **options: Any
+    table_id: int,
+    user: AbstractBaseUser | None,
+    action: str,
+    version: int,
+    **options: Unpack[MoveOptions],
 ) -> play.Position:
     """:func:`move`'s database half: the move, from this process's read when it is at
     ``version``; once committed, the position it led to is this process's read."""

@@ -6,12 +6,12 @@ Events name what changed, not what anyone may see: each connection renders its o
 from __future__ import annotations
 
 import secrets
-from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from ..tables.extensions import Notice
+from .messages import Event, MoveNews, NoticeShow, TableChanged
 
 LOBBY_GROUP = "lobby"
 
@@ -29,10 +29,11 @@ def notices_group(user_id: int) -> str:
 def notice(user_id: int, kind: str, pk: int) -> None:
     """Tell ``user_id``'s open pages, from sync code, of an invitation, an answer to one, or a
     friend request (``kind``), by its primary key."""
-    send_sync(notices_group(user_id), {"type": "notice.show", "kind": kind, "pk": pk})
+    shown: NoticeShow = {"type": "notice.show", "kind": kind, "pk": pk}
+    send_sync(notices_group(user_id), shown)
 
 
-def notice_messages(notices: list[Notice]) -> list[tuple[str, dict[str, Any]]]:
+def notice_messages(notices: list[Notice]) -> list[tuple[str, NoticeShow]]:
     """Where each of ``notices`` goes and what it says (the pages that hear it wake its
     ``wake`` tables and show the notice)."""
     return [
@@ -55,30 +56,30 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
-def table_changed(*, move: dict[str, Any] | None = None) -> dict[str, Any]:
+def table_changed(*, move: MoveNews | None = None) -> TableChanged:
     """The event sent to a table's group after any visible change.
 
     ``event`` names this one change: the connections it reaches in one process share a single
     read of the table for it (see ``snapshots.event_snapshot``). ``move``: what a move did
     (``snapshots.move_news``), so that processes that hold the table need not read it.
     """
-    event: dict[str, Any] = {"type": "table.changed", "event": secrets.token_hex(8)}
+    event: TableChanged = {"type": "table.changed", "event": secrets.token_hex(8)}
     if move is not None:
         event.update(move)  # flat: the in-memory layer copies the event for every connection
     return event
 
 
-def lobby_changed() -> dict[str, Any]:
+def lobby_changed() -> Event:
     """The event sent to the lobby after a table was created, filled, started or ended."""
     return {"type": "lobby.changed"}
 
 
-async def send(group: str, event: dict[str, Any]) -> None:
+async def send(group: str, event: Event) -> None:
     """Send ``event`` to ``group`` from async code (consumers)."""
     await get_channel_layer().group_send(group, event)
 
 
-def send_sync(group: str, event: dict[str, Any]) -> None:
+def send_sync(group: str, event: Event) -> None:
     """Send ``event`` to ``group`` from sync code."""
     async_to_sync(send)(group, event)
 
@@ -87,7 +88,7 @@ def announce(table_id: int | None = None, *, chat: bool = False, lobby: bool = F
     """Tell the live pages, from sync code, that a table changed (``chat``: only its chat)
     and, with ``lobby``, that the lobby's list did."""
     if table_id is not None:
-        event = {"type": "chat.refresh"} if chat else table_changed()
+        event: Event = {"type": "chat.refresh"} if chat else table_changed()
         send_sync(table_group(table_id), event)
     if lobby:
         send_sync(LOBBY_GROUP, lobby_changed())

@@ -58,7 +58,7 @@ RENDERS = "shared_renders"
 LANGUAGE = "frame_language"
 
 
-def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
+def render_shared(region: Region, context: dict[str, Any], key: object) -> str:
     """``region`` rendered in ``context`` (whose key is ``key``), reusing the HTML of an equal
     key rendered for another connection from the same read (``context[RENDERS]``, kept with
     the read: ``frames.table_context``). Keys are compared with ``==``, never hashed: they
@@ -79,12 +79,12 @@ def render_shared(region: Region, context: dict[str, Any], key: Any) -> str:
 
 #: Renders of recurring regions by (region, language, key), most recently used last: the same
 #: few HTML snippets serve every table of the process (``manage.py loadtest``).
-_recurring: OrderedDict[tuple[str, str | None, Any], str] = OrderedDict()
+_recurring: OrderedDict[tuple[str, str | None, object], str] = OrderedDict()
 _recurring_lock = threading.Lock()
 RECURRING_RENDERS = 8192
 
 
-def render_recurring(region: Region, context: dict[str, Any], key: Any) -> str:
+def render_recurring(region: Region, context: dict[str, Any], key: object) -> str:
     """``region`` rendered in ``context``, whose inputs are the hashable ``key``, kept for the
     process (bounded) for every later render of an equal key in the active language."""
     cache_key = (region.id, context.get(LANGUAGE) or get_language(), key)
@@ -108,7 +108,7 @@ def forget_recurring() -> None:
 
 
 def render_changed(
-    regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, Any] | None
+    regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, object] | None
 ) -> str:
     """The regions whose key differs from the one in ``shown`` (all of them when ``shown``
     is None), rendered; ``shown`` is updated to the keys now on the connection's page."""
@@ -123,7 +123,9 @@ def render_changed(
     return "".join(parts)
 
 
-def remember(regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, Any]) -> None:
+def remember(
+    regions: tuple[Region, ...], context: dict[str, Any], shown: dict[str, object]
+) -> None:
     """Record in ``shown`` that ``regions`` were just sent whole (inside a larger template)."""
     for region in regions:
         shown[region.id] = region.key(context)

@@ -3,22 +3,32 @@ socket whose session is still valid may connect again)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
 from django.db.models.signals import post_save, pre_save
+from django.http import HttpRequest
 
 from .notify import close_sockets
 
 
-def on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+def on_logged_out(
+    sender: type[AbstractBaseUser],
+    request: HttpRequest | None,
+    user: AbstractBaseUser | None,
+    **kwargs: object,
+) -> None:
     if user is not None:
         close_sockets(user.pk)
 
 
-def note_password_change(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any):
+def note_password_change(
+    sender: type[AbstractBaseUser],
+    instance: AbstractBaseUser,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: object,
+) -> None:
     """Mark a user about to be saved with a new password (read before the row is written)."""
     if instance.pk is None or (update_fields is not None and "password" not in update_fields):
         return
@@ -26,7 +36,7 @@ def note_password_change(sender: Any, instance: Any, update_fields: Any = None, 
     instance.password_changed = stored is not None and stored != instance.password
 
 
-def on_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+def on_saved(sender: type[AbstractBaseUser], instance: AbstractBaseUser, **kwargs: object) -> None:
     if getattr(instance, "password_changed", False):
         instance.password_changed = False
         user_id = instance.pk

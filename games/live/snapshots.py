@@ -20,13 +20,22 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import TypedDict
 
 from django.db.models import F
 
 from ..catalog import get_game
+from ..engines.contract import GameState
 from ..models import Match, MatchPlayer, Presence, Seat, Table
 from ..tables import play
+from .messages import MoveNews, TableChanged
+
+
+class LastMove(TypedDict, total=False):
+    """The last accepted move of a match: who made it and what it was."""
+
+    seat: int
+    action: str
 
 
 @dataclass(frozen=True)
@@ -42,7 +51,7 @@ class TableSnapshot:
     #: computer player; a banned user is not active).
     players: list[MatchPlayer]
     #: The match's engine state, parsed (None without a match).
-    state: Any
+    state: GameState | None
     #: The regions rendered from this read, by language: the connections sharing the read
     #: reuse each other's (see ``regions.render_shared``).
     renders: dict[str | None, dict] = field(
@@ -53,11 +62,11 @@ class TableSnapshot:
         default_factory=dict, init=False, repr=False, compare=False
     )
     #: What the presenter shows each side alike, by (language, side) (``frames``).
-    sides: dict[tuple[str | None, Any], dict] = field(
+    sides: dict[tuple[str | None, object], dict] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
     #: What the live region tells each side of the last move, by (language, side) (``frames``).
-    announcements: dict[tuple[str | None, Any], str] = field(
+    announcements: dict[tuple[str | None, object], str] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
 
@@ -72,7 +81,7 @@ class TableSnapshot:
         return {player.user_id: player for player in self.players if player.user_id is not None}
 
     @property
-    def last_move(self) -> dict[str, Any]:
+    def last_move(self) -> LastMove:
         """The last accepted move (``{"seat", "action"}``), empty before the first."""
         match = self.match
         if match is None or match.last_seat is None:
@@ -137,7 +146,7 @@ LATEST_SNAPSHOTS = 1024
 
 
 def event_snapshot(
-    table_id: int, event: str, *, news: dict[str, Any] | None = None
+    table_id: int, event: str, *, news: MoveNews | TableChanged | None = None
 ) -> TableSnapshot:
     """The table as read after change ``event`` (an id from :func:`notify.table_changed`).
 
@@ -157,26 +166,26 @@ def event_snapshot(
     return snapshot
 
 
-def cached_snapshot(table_id: int, event: dict[str, Any] | None) -> TableSnapshot | None:
+def cached_snapshot(table_id: int, event: TableChanged | None) -> TableSnapshot | None:
     """The read this process already holds for a ``table.changed`` event, if any (no query)."""
     if event is None or not event.get("event"):
         return None
     return _held(table_id, event["event"], _news(event))
 
 
-def snapshot_for(table_id: int, event: dict[str, Any] | None) -> TableSnapshot:
+def snapshot_for(table_id: int, event: TableChanged | None) -> TableSnapshot:
     """The read of the table for a ``table.changed`` event (None: read it afresh)."""
     if event is None:
         return event_snapshot(table_id, "")
     return event_snapshot(table_id, event.get("event", ""), news=_news(event))
 
 
-def _news(event: dict[str, Any]) -> dict[str, Any] | None:
+def _news(event: TableChanged) -> TableChanged | None:
     """The move a ``table.changed`` event carries (:func:`move_news`), if any."""
     return event if "version" in event else None
 
 
-def _held(table_id: int, event: str, news: dict[str, Any] | None) -> TableSnapshot | None:
+def _held(table_id: int, event: str, news: MoveNews | TableChanged | None) -> TableSnapshot | None:
     """The read made for ``event`` already, or else the latest read if it is at the version
     the ``news`` led to, or just before it (then with the move applied)."""
     with _event_lock:
@@ -203,13 +212,13 @@ MOVED_TIMES = ("moved_at", "turn_started_at", "paused_until")
 MOVER_FIELDS = ("covered", "timeouts")
 
 
-def move_news(moved: play.Position) -> dict[str, Any]:
+def move_news(moved: play.Position) -> MoveNews:
     """What a move's event carries: the match and version it led to and, while the match runs,
     the move and what it wrote (``carry``, one string: the in-memory layer copies an event
     for every connection it reaches, the Redis layer encodes it), so that every process
     holding the version before can apply it to its read instead of reading the table again."""
     match = moved.match
-    news: dict[str, Any] = {"match": match.pk, "version": match.version}
+    news: MoveNews = {"match": match.pk, "version": match.version}
     if match.status == Match.Status.RUNNING:
         mover = next(p for p in moved.players if p.seat == match.last_seat)
         news["carry"] = json.dumps(

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Mapping
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -31,7 +31,7 @@ from ..bots import Bot
 CHANNEL = "bot-moves"
 
 
-async def think(bot: Bot, view: dict[str, Any], rng: random.Random) -> str:
+async def think(bot: Bot, view: Mapping[str, object], rng: random.Random) -> str:
     """The bot's action for ``view``, worked out in the pool (asked again, in a new pool,
     when a thinking process died)."""
     budget = settings.BOT_BUDGET

@@ -10,7 +10,6 @@ spare cores, on any machine that reaches the database and Redis.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from channels.consumer import AsyncConsumer
 from channels.db import database_sync_to_async
@@ -18,6 +17,7 @@ from channels.db import database_sync_to_async
 from ..models import Match
 from ..tables import play
 from . import autoplay
+from .messages import BotMove
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ logger = logging.getLogger(__name__)
 class BotWorker(AsyncConsumer):
     """Makes the moves the tables' drivers ask for."""
 
-    async def bot_move(self, message: dict[str, Any]) -> None:
+    async def bot_move(self, message: BotMove) -> None:
         pending = autoplay.from_request(message)
         try:
             action = await database_sync_to_async(autoplay.choose_action)(pending)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
 
 from confusable_homoglyphs import confusables
 from django.contrib.auth.models import AbstractBaseUser
@@ -376,7 +375,9 @@ def standings(club: Club) -> list[GameStandings]:
     return result
 
 
-def members_page(club: Club, viewer: AbstractBaseUser, page_number: Any = 1) -> dict[str, object]:
+def members_page(
+    club: Club, viewer: AbstractBaseUser, page_number: str | int | None = 1
+) -> dict[str, object]:
     """What the club's page lists of its people: a page of its active members (by name, with
     presence where they show it to the viewer), and for admins the oldest :data:`LISTED`
     requests, invitations and bans of each kind, and for its owner the admins they may hand it

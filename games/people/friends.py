@@ -7,7 +7,6 @@ Every refusal raises :class:`FriendError` with a message for the player and chan
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -226,7 +225,9 @@ class FriendRow:
     tables: list[Table]
 
 
-def friend_rows(viewer: AbstractBaseUser, page_number: Any = 1) -> tuple[Page, list[FriendRow]]:
+def friend_rows(
+    viewer: AbstractBaseUser, page_number: str | int | None = 1
+) -> tuple[Page, list[FriendRow]]:
     """A page of the viewer's friends (:data:`FRIENDS_PER_PAGE`, by name), online ones first,
     each with the tables the viewer may join or watch (public ones, and private ones the
     viewer sits at, owns or is invited to). Four queries and a cache read, whatever the page."""

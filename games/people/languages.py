@@ -5,9 +5,9 @@ which follows them to every device they log in on. Sockets read the same cookie.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.utils import translation
@@ -49,7 +49,9 @@ def set_language(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def remember_on_login(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+def remember_on_login(
+    sender: type[AbstractBaseUser], request: HttpRequest, user: AbstractBaseUser, **kwargs: object
+) -> None:
     """A player who logs in gets the language their profile keeps (``user_logged_in``)."""
     language = Profile.objects.filter(user=user).values_list("language", flat=True).first()
     if language:

@@ -3,9 +3,8 @@ skeleton is kept current, and logging in brings back the language the account ke
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
 from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_save, pre_save
 
@@ -15,10 +14,14 @@ from .text import skeleton
 
 
 def remember_username(
-    sender: Any, instance: Any, created: bool = False, raw: bool = False, **kwargs: Any
+    sender: type[AbstractBaseUser],
+    instance: AbstractBaseUser,
+    created: bool = False,
+    raw: bool = False,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: object,
 ) -> None:
     """Keep a saved user's skeleton current (a save that leaves the name alone skips this)."""
-    update_fields = kwargs.get("update_fields")
     if raw or (update_fields is not None and "username" not in update_fields):
         return
     look = skeleton(instance.get_username())
@@ -29,7 +32,11 @@ def remember_username(
 
 
 def remember_club_name(
-    sender: Any, instance: Club, raw: bool = False, update_fields: Any = None, **kwargs: Any
+    sender: type[Club],
+    instance: Club,
+    raw: bool = False,
+    update_fields: frozenset[str] | None = None,
+    **kwargs: object,
 ) -> None:
     """Keep a club's name skeleton current as its name is saved."""
     if raw or (update_fields is not None and "name" not in update_fields):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
+from typing import TypedDict
 
 from django import forms
 from django.contrib.auth.models import AbstractBaseUser
@@ -55,7 +55,7 @@ def player_name(player: MatchPlayer) -> str:
 # Profile
 
 
-def rating_chart(user: AbstractBaseUser, game: str) -> dict[str, Any] | None:
+def rating_chart(user: AbstractBaseUser, game: str) -> dict[str, object] | None:
     """Geometry of the SVG chart of ``user``'s last rated matches in ``game`` (None: none).
 
     One query. The line starts at the rating before the first shown match, then one point per
@@ -99,7 +99,7 @@ def rating_chart(user: AbstractBaseUser, game: str) -> dict[str, Any] | None:
     }
 
 
-def game_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
+def game_stats(user: AbstractBaseUser) -> list[dict[str, object]]:
     """Per game: matches played, won, lost, drawn, left to a computer, the rating and its chart.
 
     Two queries, plus one chart query per game the user is rated in.
@@ -141,7 +141,7 @@ def game_stats(user: AbstractBaseUser) -> list[dict[str, Any]]:
     return stats
 
 
-def match_row(me: MatchPlayer, change: RatingChange | None) -> dict[str, Any]:
+def match_row(me: MatchPlayer, change: RatingChange | None) -> dict[str, object]:
     """One line of a player's match list (``me.match.players`` already loaded)."""
     match = me.match
     side = me.seat % 2
@@ -173,8 +173,8 @@ def _outcome_label(me: MatchPlayer) -> str:
 
 
 def player_matches(
-    user: AbstractBaseUser, viewer: AbstractBaseUser, page_number: Any
-) -> tuple[Page, list[dict[str, Any]]]:
+    user: AbstractBaseUser, viewer: AbstractBaseUser, page_number: str | int | None
+) -> tuple[Page, list[dict[str, object]]]:
     """One page of ``user``'s finished and aborted matches that ``viewer`` may see, newest
     first, and its rows.
 
@@ -205,7 +205,7 @@ def player_matches(
 # Match page
 
 
-def option_rows(spec: Game, options: dict[str, Any]) -> list[dict[str, str]]:
+def option_rows(spec: Game, options: dict[str, object]) -> list[dict[str, str]]:
     """The match's options in words, labelled as on the new-table form."""
     rows = []
     for name, field in spec.options_form.base_fields.items():
@@ -227,7 +227,7 @@ def side_label(seats: list[int]) -> str:
     return seats_label([seat + 1 for seat in seats])
 
 
-def match_record(match: Match) -> dict[str, Any]:
+def match_record(match: Match) -> dict[str, object]:
     """Everything the match page shows: sides, players, score, options, score sheet.
 
     Two queries (players with users, rating changes); the rest comes from the stored state.
@@ -266,7 +266,7 @@ def match_record(match: Match) -> dict[str, Any]:
     duration: timedelta | None = (
         match.finished_at - match.started_at if match.finished_at is not None else None
     )
-    record: dict[str, Any] = {
+    record: dict[str, object] = {
         "match": match,
         "game_label": game_label(match.game),
         "sides": sides,
@@ -289,7 +289,7 @@ def match_record(match: Match) -> dict[str, Any]:
     return record
 
 
-def fair_record(match: Match, names: dict[int, str]) -> dict[str, Any] | None:
+def fair_record(match: Match, names: dict[int, str]) -> dict[str, object] | None:
     """What an ended match's record shows of how its deals were fixed (None for a match made
     without a commitment, or one still running: then nothing of it may show)."""
     if match.status == Match.Status.RUNNING or not match.secret:
@@ -311,7 +311,7 @@ def fair_record(match: Match, names: dict[int, str]) -> dict[str, Any] | None:
 
 def review_page(
     match: Match, number: int, may_work_out: Callable[[], bool] | None = None
-) -> dict[str, Any] | None:
+) -> dict[str, object] | None:
     """What a deal's review page shows (None: that deal has no review). The first asking works
     the review out (``games.records.reviews``), when ``may_work_out`` allows it (else
     ``reviews.Refused``)."""
@@ -337,7 +337,7 @@ def review_page(
 # Match log
 
 
-def match_log(match: Match) -> dict[str, Any]:
+def match_log(match: Match) -> dict[str, object]:
     """An ended match's log for anyone to check with ``python -m games.verify``: the game and
     options, the secret with its commitment, the contributions, the seed, the deals it gave,
     every action with its seat, and the result (None for a match that was stopped)."""
@@ -369,7 +369,20 @@ def match_log(match: Match) -> dict[str, Any]:
 # Replay
 
 
-def replay_seats(players: list[MatchPlayer]) -> list[dict[str, Any]]:
+class ReplaySeat(TypedDict):
+    """A seat of a replay, in the shape of the live table's seat rows (``frames._seat_rows``)."""
+
+    index: int
+    number: int
+    name: str
+    is_free: bool
+    is_bot: bool
+    is_me: bool
+    online: bool
+    team: int
+
+
+def replay_seats(players: list[MatchPlayer]) -> list[ReplaySeat]:
     """Seat rows in the shape the board presenters expect, for a spectator of the replay."""
     return [
         {
@@ -386,7 +399,7 @@ def replay_seats(players: list[MatchPlayer]) -> list[dict[str, Any]]:
     ]
 
 
-def replay_step(match: Match, step: Any) -> dict[str, Any]:
+def replay_step(match: Match, step: str | int | None) -> dict[str, object]:
     """The match after ``step`` moves of its log, rebuilt through the engine from its seed or
     from a state a replay kept (``replay.step_state``).
 
@@ -445,7 +458,7 @@ def replay_step(match: Match, step: Any) -> dict[str, Any]:
 # Leaderboard
 
 
-def leaderboard(game: str, page_number: Any) -> tuple[Page, list[dict[str, Any]]]:
+def leaderboard(game: str, page_number: str | int | None) -> tuple[Page, list[dict[str, object]]]:
     """One page of the rated players of ``game``, best first (two queries)."""
     ratings = (
         Rating.objects.filter(game=game, games__gt=0, user__is_active=True)

@@ -20,7 +20,7 @@ wins.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from django.db import transaction
 from django.db.models import Count, Q
@@ -50,7 +50,7 @@ def new_rating_values() -> tuple[float, float]:
     return fresh.mu, fresh.sigma
 
 
-def outcome_for(result: dict[str, Any] | None, seat: int) -> str:
+def outcome_for(result: Mapping[str, object] | None, seat: int) -> str:
     """The outcome of ``seat`` in a finished match with ``result`` (side = ``seat % 2``)."""
     winner = (result or {}).get("winner")
     if winner is None:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
 
 from django.core.cache import cache
 
 from ..catalog import get_game
+from ..engines.contract import GameState
 from ..models import Match
 
 #: How often, in moves, a replay keeps the state it reached, and for how long.
@@ -20,7 +20,9 @@ def logged_moves(match: Match) -> list[tuple[int, str]]:
     return list(match.moves.order_by("seq").values_list("seat", "action"))
 
 
-def replay_states(match: Match, moves: Sequence[tuple[int, str]] | None = None) -> Iterator[Any]:
+def replay_states(
+    match: Match, moves: Sequence[tuple[int, str]] | None = None
+) -> Iterator[GameState]:
     """Every engine state of ``match``: the start, then one after each move of ``moves``
     (the whole log when not given)."""
     spec = get_game(match.game)
@@ -31,13 +33,13 @@ def replay_states(match: Match, moves: Sequence[tuple[int, str]] | None = None) 
         yield state
 
 
-def state_after(match: Match, moves: Sequence[tuple[int, str]]) -> Any:
+def state_after(match: Match, moves: Sequence[tuple[int, str]]) -> GameState:
     """The state after ``moves`` (a prefix of the log) from the match's seed."""
     *_, last = replay_states(match, moves)
     return last
 
 
-def final_state(match: Match) -> Any:
+def final_state(match: Match) -> GameState:
     """The state the move log leads to (equal to the stored state for an honest log)."""
     return state_after(match, logged_moves(match))
 
@@ -46,7 +48,7 @@ def _checkpoint(match: Match, step: int) -> str:
     return f"replay:{match.pk}:{step}"
 
 
-def step_state(match: Match, step: int) -> tuple[Any, tuple[int, str] | None]:
+def step_state(match: Match, step: int) -> tuple[GameState, tuple[int, str] | None]:
     """The state of the ended ``match`` after the first ``step`` moves of its log, and the last
     of those moves (None at the start).
 

@@ -11,7 +11,7 @@ where they are used.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import django
 from django.apps import apps
@@ -30,7 +30,7 @@ class Refused(Exception):
 
 def deal_review(
     match: Match, number: int, may_work_out: Callable[[], bool] | None = None
-) -> dict[str, Any] | None:
+) -> dict[str, object] | None:
     """The review of deal ``number`` (from 1) of the ended ``match``, worked out on first
     asking; None when the deal has none (thrown in, not finished, or a game without reviews).
 
@@ -69,8 +69,8 @@ def deal_review(
 
 
 def work_out(
-    match: tuple[str, str, dict[str, Any]], moves: Sequence[tuple[int, str]], number: int
-) -> dict[str, Any] | None:
+    match: tuple[str, str, dict[str, object]], moves: Sequence[tuple[int, str]], number: int
+) -> dict[str, object] | None:
     """Replay the match whose game, seed and options are ``match`` through ``moves`` (its
     log), and review deal ``number``."""
     if not apps.ready:

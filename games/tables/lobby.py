@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, Prefetch, Q
 from django.template.loader import render_to_string
@@ -41,7 +39,7 @@ def lobby_tables() -> list[Table]:
     return tables
 
 
-def lobby_context(user: AbstractBaseUser) -> dict[str, Any]:
+def lobby_context(user: AbstractBaseUser) -> dict[str, object]:
     return {
         "tables": lobby_tables(),
         "user": user,
@@ -63,7 +61,7 @@ def my_tables(user: AbstractBaseUser) -> list[Table]:
     return tables
 
 
-def quick_games() -> list[dict[str, Any]]:
+def quick_games() -> list[dict[str, str]]:
     """The games "Play now" offers, with who a new quick table seats besides the player."""
     games = []
     for game in all_games():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from ..catalog import Game, get_game
 from ..engines import fair_deals
+from ..engines.contract import GameState
 from ..models import EventTable, Match, MatchPlayer, Seat, Table
 from ..people.online import at_table
 from .rows import (
@@ -188,7 +189,7 @@ def take_over(table_id: int, user: AbstractBaseUser) -> bool:
 #: The longest a turn's clock waits while its player reads the rules, however often they open them.
 READING_PAUSE = timedelta(minutes=2)
 #: What a new turn starts with: a running clock that may wait all of READING_PAUSE.
-NEW_TURN_CLOCK: dict[str, Any] = {"reading_since": None, "reading_waited": timedelta(0)}
+NEW_TURN_CLOCK: dict[str, object] = {"reading_since": None, "reading_waited": timedelta(0)}
 
 
 def clock_waited(match: Match) -> bool:
@@ -224,7 +225,7 @@ def read_rules(table_code: str, user: AbstractBaseUser, reading: bool) -> int | 
         to_act = get_game(match.game).engine.loads(match.state).to_act
         if not match.players.filter(user=user, seat=to_act, covered=False).exists():
             return None
-        fields: dict[str, Any] = {"reading_since": now if reading else None}
+        fields: dict[str, object] = {"reading_since": now if reading else None}
         if not reading:
             waited = min(now - match.reading_since, reading_left(match))
             fields["turn_started_at"] = match.turn_started_at + waited
@@ -241,7 +242,7 @@ def pause_active(match: Match) -> bool:
 
 
 def pause_after(
-    spec: Game, match: Match, players: list[MatchPlayer], state: Any
+    spec: Game, match: Match, players: list[MatchPlayer], state: GameState
 ) -> datetime | None:
     """Until when the deal that ``state`` just finished shows, if it was played and humans
     play."""
@@ -281,7 +282,7 @@ def ready_for_next_deal(table_id: int, user: AbstractBaseUser) -> bool:
         if ready == match.ready_seats:
             return False
         match.ready_seats = ready
-        fields: dict[str, Any] = {"ready_seats": ready}
+        fields: dict[str, object] = {"ready_seats": ready}
         if not waiting_for_next_deal(match, players):
             now = timezone.now()
             fields.update(paused_until=None, turn_started_at=now, moved_at=now)

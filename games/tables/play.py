@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import functools
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -23,8 +23,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..catalog import get_game
+from ..catalog import Game, get_game
 from ..engines import IllegalAction
+from ..engines.contract import GameState
 from ..models import Match, MatchPlayer, Move, Table
 from ..records import ratings
 from .matches import NEW_TURN_CLOCK, NoMatch, clock_waited, pause_active, pause_after
@@ -40,7 +41,7 @@ class Position(NamedTuple):
     #: The match's players, by seat.
     players: list[MatchPlayer]
     #: The match's engine state, parsed.
-    state: Any
+    state: GameState
 
 
 class StaleMove(TableError):
@@ -90,12 +91,12 @@ def _apply_chat_rule(table_id: int, user: AbstractBaseUser) -> bool:
 def _save(
     table: Table,
     match: Match,
-    spec,
-    state: Any,
+    spec: Game,
+    state: GameState,
     seat: int,
     action: str,
     user: AbstractBaseUser | None,
-    before: Any,
+    before: GameState,
     pause_until: datetime | None = None,
     new_deal: bool = False,
 ) -> None:
@@ -109,7 +110,7 @@ def _save(
     lock (``table`` read under it): the table's status and revision may change too.
     """
     version = match.version
-    fields: dict[str, Any] = {
+    fields: dict[str, object] = {
         "state": spec.engine.dumps(state),
         "version": version + 1,
         "moved_at": timezone.now(),
@@ -146,7 +147,7 @@ def _save(
         ratings.record_finished_match(match)
 
 
-def _compare_and_set(match: Match, fields: dict[str, Any], new_turn: bool = False) -> bool:
+def _compare_and_set(match: Match, fields: dict[str, object], new_turn: bool = False) -> bool:
     """Write ``fields`` to the match's row if it is still at ``match.version`` and running;
     ``new_turn``: also start the turn's reading clock afresh (:data:`NEW_TURN_CLOCK`), whatever
     this process read, since the rules may have been opened meanwhile."""
@@ -198,7 +199,7 @@ def _insert_sql(vendor: str) -> str:
 
 def _match_for_move(
     table_id: int, version: int, known: Position | None
-) -> tuple[Table, Match | None, list[MatchPlayer], Any, bool]:
+) -> tuple[Table, Match | None, list[MatchPlayer], GameState | None, bool]:
     """The table, its latest match, the match's players and its engine state, for a move made
     on ``version``, and whether they come from ``known``.
 
@@ -273,7 +274,7 @@ def apply_action(
 
 
 def _with_changes(
-    players: list[MatchPlayer], seat: int, changes: dict[str, Any]
+    players: list[MatchPlayer], seat: int, changes: dict[str, object]
 ) -> list[MatchPlayer]:
     """``players`` with ``changes`` made to ``seat``'s row (a copy: the rows given stay)."""
     changed = []
@@ -292,11 +293,11 @@ def _seat_changes(
     player: MatchPlayer | None,
     cover: bool,
     timed_out: bool,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """What a move changes in its seat's row: a human who acts takes the seat back from a
     covering computer; a run-out timer counts, and hands the seat over after a few in a row."""
     if player is not None:
-        changes: dict[str, Any] = {}
+        changes: dict[str, object] = {}
         if player.covered:
             changes["covered"] = False
         if player.timeouts:

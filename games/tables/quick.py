@@ -5,7 +5,7 @@ everyone still at it asked for it."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -53,7 +53,7 @@ class ShownSecret(NamedTuple):
     contribution: str
 
 
-def default_options(game: str) -> dict[str, Any]:
+def default_options(game: str) -> dict[str, object]:
     """The options a quick table of ``game`` gets (nobody chooses): its options form's initial
     values, with the game's ``quick_options`` over them."""
     spec = get_game(game)

@@ -9,8 +9,6 @@ immediate transaction serialises writers) and bumps ``Table.revision``. Refusals
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
@@ -33,7 +31,7 @@ class TableError(Refusal):
 def create_table(
     owner: AbstractBaseUser,
     game: str,
-    options: dict[str, Any],
+    options: dict[str, object],
     *,
     is_private: bool,
     turn_seconds: int = 0,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVarTuple, Unpack
 
 from django.contrib import messages
 from django.db.models import Model
@@ -33,11 +33,14 @@ def next_url(request: HttpRequest, default: str) -> str:
     return target if safe else default
 
 
+Args = TypeVarTuple("Args")
+
+
 def done(
     request: HttpRequest,
     then: Model | str,
-    action: Callable[..., Any],
-    *args: Any,
+    action: Callable[[Unpack[Args]], object],
+    *args: *Args,
     said: str = "",
 ) -> HttpResponse:
     """Do ``action(*args)`` and go to ``then`` (a model, a URL or a view's name), whose page

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
@@ -45,7 +45,7 @@ def play_now_commitment(request: HttpRequest) -> str:
     return fair_deals.commitment(secret)
 
 
-def new_table_forms(data: Any = None, game: str | None = None) -> dict[str, Any]:
+def new_table_forms(data: QueryDict | None = None, game: str | None = None) -> dict[str, Form]:
     """The new-table form and the options form of the chosen game (the first one offered
     unless ``game`` or the form's data says)."""
     game = game or all_games()[0].name
