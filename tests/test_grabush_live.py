@@ -13,7 +13,15 @@ from games.models import Match, Move, Table
 from games.tables import matches, rows, seating
 
 from .engines.grabush_helpers import craft
-from .live import connect, leaked_cards, receive_until, send, version_mark
+from .live import (
+    connect,
+    frames_until,
+    leaked_cards,
+    receive_until,
+    send,
+    settle,
+    version_mark,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -141,5 +149,28 @@ async def test_chat_during_a_game_lets_the_opponents_claim_a_penalty():
     _, state = await sync_to_async(current)(table)
     assert len(state.stocks[1]) == size + 1
     assert "3H" not in grabush.view(state, 2)["hand"]
+    for communicator in sockets:
+        await communicator.disconnect()
+
+
+async def test_a_chat_rule_s_notice_reaches_every_page_before_the_change_it_brings():
+    """The table talk's notice, and a claimed penalty's, are stored with their change and reach
+    every page before it: whatever the table tells a page once it shows the change (a
+    moderator's refresh of the chat, say) finds the notice there already, never after."""
+    User = get_user_model()
+    users = await sync_to_async(lambda: [User.objects.create_user(f"n{i}") for i in range(4)])()
+    table = await sync_to_async(start)(users)
+    sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]
+    await settle(table.pk, *sockets)
+    match, _ = await sync_to_async(current)(table)
+    await send(sockets[1], op="chat", text="play the king!")
+    for communicator in sockets:
+        frames = await frames_until(communicator, version_mark(match.version + 1))
+        assert any("chat-notice" in frame and "n1" in frame for frame in frames[:-1])
+    match, _ = await sync_to_async(current)(table)
+    await send(sockets[2], op="play", action="penalty:1:3H", version=str(match.version))
+    for communicator in sockets:
+        frames = await frames_until(communicator, version_mark(match.version + 1))
+        assert any("chat-notice" in frame and "n2" in frame for frame in frames[:-1])
     for communicator in sockets:
         await communicator.disconnect()

@@ -544,17 +544,10 @@ class TableConsumer(AuthenticatedConsumer):
             quiet = quiet_keys(message)
             if quiet:  # the engine's form: the card, then what it keeps quiet
                 action = f"{action}/{'+'.join(quiet)}"
-        await moves.move(self.table_id, self.user, action, version)
+        # A claimed penalty is said in the chat to both sides, with the reason.
+        notice = "penalty" if action.startswith("penalty:") else ""
+        await moves.move(self.table_id, self.user, action, version, notice)
         self.selected = ""
-        if action.startswith("penalty:"):  # said in the chat to both sides, with the reason
-            await self.say_notice("penalty")
-
-    async def say_notice(self, kind: str) -> None:
-        """Store and tell the table what its chat rule did because of this user."""
-        line = await database_sync_to_async(chat.post_notice)(self.table_id, self.user, kind)
-        name = self.user.get_username()
-        event: ChatNotice = {"type": "chat.notice", "pk": line.pk, "kind": kind, "name": name}
-        await notify.send(self.group, event)
 
     async def op_next_deal(self, message: Frame) -> None:
         """The player has seen the finished deal's result."""
@@ -598,6 +591,7 @@ class TableConsumer(AuthenticatedConsumer):
         if phrase is not None:
             return
         await self.send(text_data=render_to_string("games/partials/chat_form.html"))
-        if await database_sync_to_async(play.apply_chat_rule)(self.table_id, self.user):
+        line = await database_sync_to_async(chat.apply_rule)(self.table_id, self.user)
+        if line is not None:  # the notice first: no news of the table comes between the two
+            await notify.send(self.group, notify.chat_notice(line))
             await self.changed(lobby=False)
-            await self.say_notice("talk")

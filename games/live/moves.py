@@ -15,8 +15,8 @@ from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from ..models import Match
-from ..tables import extensions, matches, play
+from ..models import ChatMessage, Match
+from ..tables import chat, extensions, matches, play
 from . import notify, snapshots
 from .batching import run_batched
 
@@ -34,11 +34,14 @@ async def move(
     user: AbstractBaseUser | None,
     action: str | None,
     version: int,
+    notice: str = "",
     **options: Unpack[MoveOptions],
 ) -> Match | None:
     """Make ``action`` at the table's match ``version`` for ``user`` (``options``: as in
     :func:`games.tables.play.apply_action`, e.g. a computer player's ``seat``) and tell the
-    table; with no ``action``, start the next deal if its pause has run out.
+    table; with no ``action``, start the next deal if its pause has run out. ``notice``: the
+    chat notice the move brings (``chat.notice_text``), stored with the move and told before it,
+    so that no later news of the table reaches a page between the two.
 
     Returns the match as the move left it (None for a pause's end). Raises what the service
     raises, having changed nothing.
@@ -49,7 +52,14 @@ async def move(
             await notify.send(group, notify.table_changed())
         return None
     # Batched: moves of tables that arrive together share a trip to the database thread.
-    moved = await run_batched(functools.partial(apply, table_id, user, action, version, **options))
+    if notice:
+        noted = functools.partial(apply_noted, table_id, user, action, version, notice, **options)
+        moved, line = await run_batched(noted)
+        await notify.send(group, notify.chat_notice(line))
+    else:
+        moved = await run_batched(
+            functools.partial(apply, table_id, user, action, version, **options)
+        )
     await notify.send(group, notify.table_changed(move=snapshots.move_news(moved)))
     if moved.match.status != Match.Status.RUNNING:
         await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
@@ -73,3 +83,17 @@ def apply(
     moved = play.apply_action(table_id, user, action, version, known=known, **options)
     transaction.on_commit(lambda: snapshots.record_move(moved))
     return moved
+
+
+def apply_noted(
+    table_id: int,
+    user: AbstractBaseUser | None,
+    action: str,
+    version: int,
+    notice: str,
+    **options: Unpack[MoveOptions],
+) -> tuple[play.Position, ChatMessage]:
+    """:func:`apply`, with the chat notice ``notice`` of ``user`` stored in the same transaction."""
+    with transaction.atomic():
+        moved = apply(table_id, user, action, version, **options)
+        return moved, chat.post_notice(table_id, user, notice)

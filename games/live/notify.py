@@ -10,8 +10,9 @@ import secrets
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from ..models import ChatMessage
 from ..tables.extensions import Notice
-from .messages import Event, MoveNews, NoticeShow, TableChanged
+from .messages import ChatNotice, Event, MoveNews, NoticeShow, TableChanged
 
 LOBBY_GROUP = "lobby"
 
@@ -54,6 +55,16 @@ def notice_messages(notices: list[Notice]) -> list[tuple[str, NoticeShow]]:
 def table_group(table_id: int) -> str:
     """The channel-layer group of everyone connected to a table."""
     return f"table.{table_id}"
+
+
+def chat_notice(line: ChatMessage) -> ChatNotice:
+    """The event that shows a table's chat the notice ``line`` (its chat rule's doing)."""
+    return {
+        "type": "chat.notice",
+        "pk": line.pk,
+        "kind": line.notice,
+        "name": line.user.get_username(),
+    }
 
 
 def table_changed(*, move: MoveNews | None = None) -> TableChanged:

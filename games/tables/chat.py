@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -11,6 +12,7 @@ from ..models import ChatMessage, Table
 from ..people import access, limits
 from ..people.moderation import active_mute
 from ..people.text import strip_invisible
+from . import play
 from .rows import TableError
 
 #: At most RATE_COUNT messages per RATE_SECONDS per user.
@@ -65,6 +67,15 @@ def post_notice(table_id: int, user: AbstractBaseUser, kind: str) -> ChatMessage
     """Store what the table's chat rule did because of ``user`` (:func:`notice_text`), for
     everyone who opens the chat later too."""
     return ChatMessage.objects.create(table_id=table_id, user=user, notice=kind)
+
+
+def apply_rule(table_id: int, user: AbstractBaseUser) -> ChatMessage | None:
+    """Apply the game's rule for ``user``'s chat during a match (Grabush's table talk); when it
+    changed the match, store its notice in the same transaction and return it."""
+    with transaction.atomic():
+        if not play.apply_chat_rule(table_id, user):
+            return None
+        return post_notice(table_id, user, "talk")
 
 
 def notice_text(kind: str, name: str) -> str:
