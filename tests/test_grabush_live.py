@@ -13,15 +13,7 @@ from games.models import Match, Move, Table
 from games.tables import matches, rows, seating
 
 from .engines.grabush_helpers import craft
-from .live import (
-    connect,
-    frames_until,
-    leaked_cards,
-    receive_until,
-    send,
-    settle,
-    version_mark,
-)
+from .live import connect, frames_until, leaked_cards, receive_until, send, settle, version_mark
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
