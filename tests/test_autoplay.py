@@ -26,10 +26,17 @@ pytestmark = [
 ]
 
 
-def table_with_bots(owner, levels=("easy", "normal", "hard"), **extra) -> Table:
+def table_with_bots(owner, levels=("easy", "normal", "hard"), guest=None, **extra) -> Table:
+    """A private table with ``owner`` in seat 0, ``guest`` (a player and a seat) if given,
+    and bots of ``levels`` in the other seats in order."""
     table = rows.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
     seating.take_seat(table.pk, owner, 0)
-    for seat, level in enumerate(levels, start=1):
+    free = [1, 2, 3]
+    if guest is not None:
+        player, seat = guest
+        seating.take_seat(table.pk, player, seat)
+        free.remove(seat)
+    for seat, level in zip(free, levels, strict=True):
         seating.set_bot(table.pk, owner, seat, level)
     return table
 
@@ -151,11 +158,7 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
     settings.AWAY_GRACE_SECONDS = 0
     users = await sync_to_async(make_players)(2)
     owner, friend = users
-    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
-    await sync_to_async(seating.take_seat)(table.pk, owner, 0)
-    await sync_to_async(seating.take_seat)(table.pk, friend, 2)
-    for seat in (1, 3):
-        await sync_to_async(seating.set_bot)(table.pk, owner, seat, "normal")
+    table = await sync_to_async(table_with_bots)(owner, ("normal", "normal"), guest=(friend, 2))
     await sync_to_async(start_with_dealer)(table, owner, dealer=1)  # the friend plays first
     watcher = await connect(owner, f"/ws/table/{table.code}/")
     leaver = await connect(friend, f"/ws/table/{table.code}/")
@@ -169,11 +172,7 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
 async def test_a_banned_players_seat_is_handed_to_a_bot():
     users = await sync_to_async(make_players)(2)
     owner, cheat = users
-    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
-    await sync_to_async(seating.take_seat)(table.pk, owner, 0)
-    await sync_to_async(seating.take_seat)(table.pk, cheat, 1)
-    for seat in (2, 3):
-        await sync_to_async(seating.set_bot)(table.pk, owner, seat, "easy")
+    table = await sync_to_async(table_with_bots)(owner, ("easy", "easy"), guest=(cheat, 1))
     await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # the cheat plays first
     me = await connect(owner, f"/ws/table/{table.code}/")
     client, _moderator = await sync_to_async(staff_client)()
