@@ -26,15 +26,11 @@ from games.models import Match, Move, Table
 from games.tables import matches, rows, seating
 
 from .factories import OPTIONS, make_players, match_of, start_with_dealer
-from .live import connect
+from .live import LIVE_MARKS, connect
 from .test_deal_pause import PAUSED, play_deal
 from .test_thinking import bot_table, until_my_turn
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 
 needs_redis = pytest.mark.skipif(
     not django_settings.REDIS_URL, reason="bot workers need a shared channel layer (REDIS_URL)"

@@ -6,7 +6,6 @@ import asyncio
 import threading
 from datetime import timedelta
 
-import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
@@ -16,14 +15,10 @@ from games.models import Match, MatchPlayer, Move, Table
 from games.tables import rows, seating
 
 from .factories import OPTIONS, make_players, start_with_dealer
-from .live import FRAME_TIMEOUT, connect, receive_until, send, version_mark
+from .live import FRAME_TIMEOUT, LIVE_MARKS, connect, receive_until, send, version_mark
 from .test_moderation import admin_action, staff_client
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 
 
 def table_with_bots(owner, levels=("easy", "normal", "hard"), guest=None, **extra) -> Table:

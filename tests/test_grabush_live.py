@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 
@@ -13,13 +12,9 @@ from games.models import Match, Move, Table
 from games.tables import matches, rows, seating
 
 from .engines.grabush_helpers import craft
-from .live import connect, leaked_cards, receive_until, send, version_mark
+from .live import LIVE_MARKS, connect, leaked_cards, receive_until, send, version_mark
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 OPTIONS = {"players": 4, "stock_size": 20, "table_talk_penalty": True}
 PILE = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC"]
 BOOK = ["7D", "8D", "9D", "TD", "JD"]
