@@ -23,6 +23,21 @@ def empty_public_table(owner, options=OPTIONS) -> Table:
     return table
 
 
+def table_with_bots(owner, levels=("easy", "normal", "hard"), guest=None, **extra) -> Table:
+    """A private table with ``owner`` in seat 0, ``guest`` (a player and a seat) if given,
+    and bots of ``levels`` in the other seats in order."""
+    table = rows.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
+    seating.take_seat(table.pk, owner, 0)
+    free = [1, 2, 3]
+    if guest is not None:
+        player, seat = guest
+        seating.take_seat(table.pk, player, seat)
+        free.remove(seat)
+    for seat, level in zip(free, levels, strict=True):
+        seating.set_bot(table.pk, owner, seat, level)
+    return table
+
+
 def seated_table(users) -> Table:
     table = rows.create_table(users[0], "belote", OPTIONS, is_private=True)
     for index, user in enumerate(users[:4]):

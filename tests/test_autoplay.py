@@ -12,28 +12,13 @@ from django.utils import timezone
 from games.engines import belote
 from games.live import autoplay, moves
 from games.models import Match, MatchPlayer, Move, Table
-from games.tables import rows, seating
+from games.tables import rows
 
-from .factories import OPTIONS, make_players, start_with_dealer
+from .factories import OPTIONS, make_players, start_with_dealer, table_with_bots
 from .live import FRAME_TIMEOUT, LIVE_MARKS, connect, receive_until, send, version_mark
 from .test_moderation import admin_action, staff_client
 
 pytestmark = LIVE_MARKS
-
-
-def table_with_bots(owner, levels=("easy", "normal", "hard"), guest=None, **extra) -> Table:
-    """A private table with ``owner`` in seat 0, ``guest`` (a player and a seat) if given,
-    and bots of ``levels`` in the other seats in order."""
-    table = rows.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
-    seating.take_seat(table.pk, owner, 0)
-    free = [1, 2, 3]
-    if guest is not None:
-        player, seat = guest
-        seating.take_seat(table.pk, player, seat)
-        free.remove(seat)
-    for seat, level in zip(free, levels, strict=True):
-        seating.set_bot(table.pk, owner, seat, level)
-    return table
 
 
 def match_of(table: Table) -> Match:
