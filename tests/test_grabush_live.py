@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from games.engines import grabush
@@ -42,6 +43,16 @@ def start(users) -> Table:
     return table
 
 
+async def connected_table(prefix: str, count: int) -> tuple[Table, list[WebsocketCommunicator]]:
+    """Players named ``prefix`` and a number, the first four at a table in :func:`position`,
+    each with a socket open on it."""
+    User = get_user_model()
+    names = [f"{prefix}{i}" for i in range(count)]
+    users = await sync_to_async(lambda: [User.objects.create_user(name) for name in names])()
+    table = await sync_to_async(start)(users)
+    return table, [await connect(user, f"/ws/table/{table.code}/") for user in users]
+
+
 def current(table: Table) -> tuple[Match, grabush.State]:
     match = Match.objects.get(table=table)
     return match, grabush.loads(match.state)
@@ -58,11 +69,7 @@ def hidden_for(state: grabush.State, viewer: int | None) -> set[str]:
 
 
 async def test_a_turn_with_a_completed_pile_a_mid_turn_book_and_a_table_card():
-    User = get_user_model()
-    users = await sync_to_async(lambda: [User.objects.create_user(f"g{i}") for i in range(5)])()
-    table = await sync_to_async(start)(users)
-    path = f"/ws/table/{table.code}/"
-    sockets = [await connect(user, path) for user in users]
+    table, sockets = await connected_table("g", 5)
     for communicator in sockets:
         await receive_until(communicator, 'id="board"')
 
@@ -118,11 +125,7 @@ async def test_a_turn_with_a_completed_pile_a_mid_turn_book_and_a_table_card():
 
 
 async def test_chat_during_a_game_lets_the_opponents_claim_a_penalty():
-    User = get_user_model()
-    users = await sync_to_async(lambda: [User.objects.create_user(f"p{i}") for i in range(4)])()
-    table = await sync_to_async(start)(users)
-    path = f"/ws/table/{table.code}/"
-    sockets = [await connect(user, path) for user in users]
+    table, sockets = await connected_table("p", 4)
     await send(sockets[1], op="chat", text="play the king!")
     panel = await receive_until(sockets[0], "You may claim a penalty")
     assert 'value="penalty:1:KS"' in panel and 'value="decline:1"' in panel
