@@ -12,6 +12,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
 from cardroom.asgi import application
 from games.live import notify
@@ -40,6 +41,19 @@ def live_test(test):
 def version_mark(version: int) -> str:
     """How a frame says the page now plays at match ``version`` (``#play-version``)."""
     return f'name="version" value="{version}"'
+
+
+def render_languages(monkeypatch, module, name: str) -> list[str]:
+    """From now on, the language active at each call of ``module.name``, a renderer."""
+    languages: list[str] = []
+    real = getattr(module, name)
+
+    def recording(*args, **kwargs):
+        languages.append(translation.get_language())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, recording)
+    return languages
 
 
 def session_cookie(user) -> bytes:

@@ -10,7 +10,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
-from django.utils import translation
 
 from cardroom.asgi import application
 from games.catalog import get_game
@@ -26,7 +25,15 @@ from .factories import (
     finished_short_match,
     make_players,
 )
-from .live import FRAME_TIMEOUT, connect, live_test, receive_until, send, session_cookie
+from .live import (
+    FRAME_TIMEOUT,
+    connect,
+    live_test,
+    receive_until,
+    render_languages,
+    send,
+    session_cookie,
+)
 
 PASSWORD = "pw-123456789"
 
@@ -233,14 +240,7 @@ async def test_a_burst_of_changes_reaches_the_lobby_as_a_few_frames_ending_in_th
 @live_test
 @pytest.mark.contract
 async def test_one_render_serves_every_lobby_socket_of_the_process(monkeypatch):
-    renders = []
-    real = lobby.render_lobby_frame
-
-    def counting(*args, **kwargs):
-        renders.append(translation.get_language())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(lobby, "render_lobby_frame", counting)
+    renders = render_languages(monkeypatch, lobby, "render_lobby_frame")
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(empty_public_table)(users[0])
     sockets = [

@@ -12,7 +12,7 @@ from games.live import consumers
 from games.tables import rows
 
 from .factories import empty_public_table
-from .live import FRAME_TIMEOUT, heard, live_test, receive_until, session_cookie
+from .live import FRAME_TIMEOUT, heard, live_test, receive_until, render_languages, session_cookie
 
 
 def scope(cookies=None, accept_language=None) -> dict:
@@ -35,14 +35,7 @@ def test_the_socket_language_is_chosen_like_a_page_request():
 async def test_table_frames_render_in_the_language_of_the_socket(make_user, monkeypatch):
     user = await sync_to_async(make_user)("bogdan")
     table = await sync_to_async(rows.create_table)(user, "belote", {}, is_private=False)
-    languages = []
-    render = consumers.render_frame
-
-    def recording(*args, **kwargs):
-        languages.append(translation.get_language())
-        return render(*args, **kwargs)
-
-    monkeypatch.setattr(consumers, "render_frame", recording)
+    languages = render_languages(monkeypatch, consumers, "render_frame")
     cookie = await sync_to_async(session_cookie)(user)
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
     communicator = WebsocketCommunicator(
