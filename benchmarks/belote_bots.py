@@ -16,7 +16,6 @@ faults a human partner notices (``benchmarks.manners``).
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import random
 import statistics
@@ -31,6 +30,7 @@ from games.engines import duplicate
 from . import belote_expert as expert
 from . import frozen_belote as frozen
 from . import manners
+from .results import write_json
 from .stats import decision_times, format_pairs, mirrored_outcomes, wilson
 
 Bot = Callable[[dict[str, Any], random.Random, float], str]
@@ -367,9 +367,7 @@ def main(argv: list[str] | None = None) -> None:
             args.deal_pairs, args.budget, args.workers, seed=args.seed
         )
         print(format_duplicate(result_by_deals))
-        if args.json:
-            with open(args.json, "w") as handle:
-                json.dump(result_by_deals, handle, indent=2)
+        write_json(args.json, result_by_deals)
         return
     result: dict[str, Any] = {}
     if args.pairs is not None or not args.fault_positions:
@@ -381,9 +379,7 @@ def main(argv: list[str] | None = None) -> None:
         rates = faults_where_possible(FAULT_PLAYERS, args.fault_positions, budget=args.budget)
         result["faults_where_possible"] = rates
         print(format_faults(rates, args.fault_positions))
-    if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(result, handle, indent=2)
+    write_json(args.json, result)
 
 
 if __name__ == "__main__":

@@ -8,13 +8,14 @@ Bots simulate with the same two calls, so these figures bound how much a bot can
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import time
 from collections.abc import Callable
 from typing import Any
 
 from games.engines import belote, grabush
+
+from .results import write_json
 
 
 def _playout(
@@ -106,9 +107,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows = run(args.seconds, args.seed)
     print(format_rows(rows))
-    if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(rows, handle, indent=2)
+    write_json(args.json, rows)
 
 
 if __name__ == "__main__":

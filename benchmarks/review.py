@@ -9,7 +9,6 @@ to the finished review (par, every card, par for each contract the declarer coul
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import time
@@ -20,6 +19,7 @@ from games.analysis.belote_review import deal_starts, review_deal
 from games.bots import belote as bots
 from games.engines import belote
 
+from .results import write_json
 from .stats import percentile
 
 
@@ -76,9 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     result = run(args.deals, args.seed)
     print(format_result(result))
-    if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(result, handle, indent=2)
+    write_json(args.json, result)
 
 
 if __name__ == "__main__":

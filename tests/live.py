@@ -7,10 +7,12 @@ import json
 import re
 from collections.abc import Callable
 
+import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.test import Client
+from django.utils import translation
 
 from cardroom.asgi import application
 from games.live import notify
@@ -20,11 +22,38 @@ CARD_CODE = re.compile(r"\b[2-9TJQKA][CDHS]\b")
 #: How long a test waits for a frame it expects: long enough for a busy machine (waits end as
 #: soon as the frame comes; only a failing test waits this long).
 FRAME_TIMEOUT = 15
+#: What a socket test needs: a database its consumers' threads see, an event loop, and no
+#: background loop moving the tables on its own.
+LIVE_MARKS = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("background_stopped"),
+]
+
+
+def live_test(test):
+    """Mark ``test`` with the ``LIVE_MARKS``."""
+    for mark in reversed(LIVE_MARKS):
+        test = mark(test)
+    return test
 
 
 def version_mark(version: int) -> str:
     """How a frame says the page now plays at match ``version`` (``#play-version``)."""
     return f'name="version" value="{version}"'
+
+
+def render_languages(monkeypatch, module, name: str) -> list[str]:
+    """From now on, the language active at each call of ``module.name``, a renderer."""
+    languages: list[str] = []
+    real = getattr(module, name)
+
+    def recording(*args, **kwargs):
+        languages.append(translation.get_language())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, recording)
+    return languages
 
 
 def session_cookie(user) -> bytes:

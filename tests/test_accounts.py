@@ -19,12 +19,17 @@ pytestmark = pytest.mark.django_db
 PASSWORD = "a-Long-secret-42"
 
 
-def test_signup_logs_in_and_lands_in_the_lobby(client):
-    response = client.post(
+def sign_up(client, username: str, **options):
+    """Post the sign-up form for ``username`` with a valid password."""
+    return client.post(
         reverse("signup"),
-        {"username": "alice", "email": "", "password1": PASSWORD, "password2": PASSWORD},
-        follow=True,
+        {"username": username, "email": "", "password1": PASSWORD, "password2": PASSWORD},
+        **options,
     )
+
+
+def test_signup_logs_in_and_lands_in_the_lobby(client):
+    response = sign_up(client, "alice", follow=True)
     assert response.redirect_chain[-1][0] == reverse("home")
     assert response.context["user"].username == "alice"
     assert b"Welcome to Cardroom, alice!" in response.content
@@ -157,10 +162,7 @@ def test_a_username_that_looks_like_a_taken_one_is_refused(client, make_user):
     make_user("ace")
     make_user("Ivan")
     cyrillic_a = "\N{CYRILLIC SMALL LETTER A}lice"
-    response = client.post(
-        reverse("signup"),
-        {"username": cyrillic_a, "email": "", "password1": PASSWORD, "password2": PASSWORD},
-    )
+    response = sign_up(client, cyrillic_a)
     assert response.status_code == 200
     assert "looks like one that is already taken" in response.content.decode()
     assert not get_user_model().objects.filter(username=cyrillic_a).exists()
@@ -178,10 +180,7 @@ def test_a_username_that_looks_like_a_taken_one_is_refused(client, make_user):
 
 def test_a_username_mixing_alphabets_with_look_alike_letters_is_refused(client):
     paypal = "p\N{CYRILLIC SMALL LETTER A}ypal"
-    response = client.post(
-        reverse("signup"),
-        {"username": paypal, "email": "", "password1": PASSWORD, "password2": PASSWORD},
-    )
+    response = sign_up(client, paypal)
     assert response.status_code == 200
     assert "mixes letters of different alphabets" in response.content.decode()
     assert username_errors(paypal) == ["mixed_script"]

@@ -14,9 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match
-from games.tables import matches, play, rows
+from games.tables import play, rows
 
-from .factories import OPTIONS, finish_match, make_players, seated_table
+from .factories import finished_short_match, make_players
 from .test_grabush_live import start as start_grabush
 
 pytestmark = pytest.mark.django_db
@@ -122,11 +122,7 @@ def test_a_running_grabush_match_keeps_its_penalty_card_secret():
 
 def test_a_finished_match_shows_its_seed_state_and_moves():
     users = make_players(4)
-    table = seated_table(users)
-    table.options = {**OPTIONS, "target": 11}
-    table.save()
-    matches.start_match(table.pk, users[0])
-    match = finish_match(table, users)
+    _table, match = finished_short_match(users)
     assert match.status == Match.Status.FINISHED
     response = staff_client().get(reverse("admin:games_match_change", args=[match.pk]))
     text = html.unescape(response.text)

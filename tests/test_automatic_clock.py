@@ -25,16 +25,12 @@ from games.live.workers import BotWorker
 from games.models import Match, Move, Table
 from games.tables import matches, rows, seating
 
-from .factories import OPTIONS, make_players, match_of, start_with_dealer
-from .live import connect
+from .factories import make_players, match_of, start_with_dealer, table_with_bots
+from .live import LIVE_MARKS, connect
 from .test_deal_pause import PAUSED, play_deal
 from .test_thinking import bot_table, until_my_turn
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 
 needs_redis = pytest.mark.skipif(
     not django_settings.REDIS_URL, reason="bot workers need a shared channel layer (REDIS_URL)"
@@ -45,15 +41,7 @@ HANG_GUARD = 60
 #: The delay before a computer's move: far longer than a reconnect takes, even on a busy
 #: machine (each reconnect used to start it again).
 DELAY = 3.0
-
-
-def table_with_bots(owner, **extra) -> Table:
-    """A Belote table: ``owner`` in seat 0, computers in the others."""
-    table = rows.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
-    seating.take_seat(table.pk, owner, 0)
-    for seat in (1, 2, 3):
-        seating.set_bot(table.pk, owner, seat, "easy")
-    return table
+EASY_BOTS = ("easy", "easy", "easy")
 
 
 async def churn_until(user, table: Table, done: Callable[[], bool]) -> int:
@@ -141,7 +129,7 @@ async def test_a_computers_move_is_due_a_delay_after_the_last_move_however_often
 ):
     settings.BOT_DELAY_SECONDS = 5
     owner, spectator = await sync_to_async(make_players)(2)
-    table = await sync_to_async(table_with_bots)(owner)
+    table = await sync_to_async(table_with_bots)(owner, EASY_BOTS)
     match = await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # seat 1, a computer
     due = max(match.moved_at, match.turn_started_at) + timedelta(seconds=5)  # its start
     assert (await sync_to_async(autoplay.pending_move)(table.pk)).due == due
@@ -153,7 +141,7 @@ async def test_a_computers_move_is_due_a_delay_after_the_last_move_however_often
 async def test_computers_keep_moving_while_a_spectator_reconnects(settings):
     settings.BOT_DELAY_SECONDS = DELAY
     owner, spectator = await sync_to_async(make_players)(2)
-    table = await sync_to_async(table_with_bots)(owner)
+    table = await sync_to_async(table_with_bots)(owner, EASY_BOTS)
     await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # seat 1, a computer
     await churn_until(spectator, table, lambda: automatic_moves(table) >= 2)
 
@@ -168,7 +156,7 @@ async def test_computers_keep_moving_on_workers_while_a_spectator_reconnects(set
     async with own_redis_layer(settings) as layer:
         sent, _ = watch_sends(monkeypatch, layer)
         owner, spectator = await sync_to_async(make_players)(2)
-        table = await sync_to_async(table_with_bots)(owner)
+        table = await sync_to_async(table_with_bots)(owner, EASY_BOTS)
         await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # seat 1, a computer
         async with bot_worker(layer):
             await churn_until(spectator, table, lambda: automatic_moves(table) >= 2)
@@ -179,7 +167,7 @@ async def test_computers_keep_moving_on_workers_while_a_spectator_reconnects(set
 async def test_a_turn_timer_runs_out_while_a_spectator_reconnects(settings):
     settings.BOT_DELAY_SECONDS = DELAY
     owner, spectator = await sync_to_async(make_players)(2)
-    table = await sync_to_async(table_with_bots)(owner, turn_seconds=15)
+    table = await sync_to_async(table_with_bots)(owner, EASY_BOTS, turn_seconds=15)
     match = await sync_to_async(start_with_dealer)(table, owner, dealer=3)  # the human first
     # The owner's turn runs out in a second (a shorter timer than a table may have).
     await sync_to_async(Match.objects.filter(pk=match.pk).update)(

@@ -6,32 +6,19 @@ import asyncio
 import threading
 from datetime import timedelta
 
-import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from games.engines import belote
 from games.live import autoplay, moves
 from games.models import Match, MatchPlayer, Move, Table
-from games.tables import rows, seating
+from games.tables import rows
 
-from .factories import OPTIONS, make_players, start_with_dealer
-from .live import FRAME_TIMEOUT, connect, receive_until, send, version_mark
+from .factories import OPTIONS, make_players, start_with_dealer, table_with_bots
+from .live import FRAME_TIMEOUT, LIVE_MARKS, connect, receive_until, send, version_mark
 from .test_moderation import admin_action, staff_client
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
-
-
-def table_with_bots(owner, levels=("easy", "normal", "hard"), **extra) -> Table:
-    table = rows.create_table(owner, "belote", OPTIONS, is_private=True, **extra)
-    seating.take_seat(table.pk, owner, 0)
-    for seat, level in enumerate(levels, start=1):
-        seating.set_bot(table.pk, owner, seat, level)
-    return table
+pytestmark = LIVE_MARKS
 
 
 def match_of(table: Table) -> Match:
@@ -151,11 +138,7 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
     settings.AWAY_GRACE_SECONDS = 0
     users = await sync_to_async(make_players)(2)
     owner, friend = users
-    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
-    await sync_to_async(seating.take_seat)(table.pk, owner, 0)
-    await sync_to_async(seating.take_seat)(table.pk, friend, 2)
-    for seat in (1, 3):
-        await sync_to_async(seating.set_bot)(table.pk, owner, seat, "normal")
+    table = await sync_to_async(table_with_bots)(owner, ("normal", "normal"), guest=(friend, 2))
     await sync_to_async(start_with_dealer)(table, owner, dealer=1)  # the friend plays first
     watcher = await connect(owner, f"/ws/table/{table.code}/")
     leaver = await connect(friend, f"/ws/table/{table.code}/")
@@ -169,11 +152,7 @@ async def test_a_player_away_past_the_grace_period_is_covered(settings):
 async def test_a_banned_players_seat_is_handed_to_a_bot():
     users = await sync_to_async(make_players)(2)
     owner, cheat = users
-    table = await sync_to_async(rows.create_table)(owner, "belote", OPTIONS, is_private=True)
-    await sync_to_async(seating.take_seat)(table.pk, owner, 0)
-    await sync_to_async(seating.take_seat)(table.pk, cheat, 1)
-    for seat in (2, 3):
-        await sync_to_async(seating.set_bot)(table.pk, owner, seat, "easy")
+    table = await sync_to_async(table_with_bots)(owner, ("easy", "easy"), guest=(cheat, 1))
     await sync_to_async(start_with_dealer)(table, owner, dealer=0)  # the cheat plays first
     me = await connect(owner, f"/ws/table/{table.code}/")
     client, _moderator = await sync_to_async(staff_client)()

@@ -17,7 +17,7 @@ from games.tables import matches, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, finish_match, make_players
-from .live import FRAME_TIMEOUT, close_code, connect, open_socket, receive_until, send
+from .live import FRAME_TIMEOUT, close_code, connect, live_test, open_socket, receive_until, send
 
 pytestmark = pytest.mark.django_db
 
@@ -293,9 +293,7 @@ def test_only_members_open_a_club_tables_page_or_its_chat(client):
     assert client.get(report).status_code == 200
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_only_members_watch_or_chat_at_a_club_table():
     ana, bob = await sync_to_async(make_players)(2)
     club = await sync_to_async(club_of)(ana)

@@ -26,6 +26,7 @@ from games.tables import matches, play
 from games.tables.rows import TableError
 
 from .factories import make_players
+from .live import live_test
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +50,19 @@ def registered_event(rounds=2, deals=2):
     running.register(event, players[0], players[1].username, "a" * 64)
     running.register(event, players[2], players[3].username, "")
     return players, event
+
+
+def started_event(rounds=2, deals=2):
+    """A registered event its admin started; the players and the event."""
+    players, event = registered_event(rounds, deals)
+    running.start(event, players[0])
+    event.refresh_from_db()
+    return players, event
+
+
+def make_due(event: Event) -> None:
+    """Move the event's start to a moment ago."""
+    Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
 
 
 def round_tables(event: Event, number: int) -> list[EventTable]:
@@ -188,20 +202,18 @@ def test_only_admins_schedule_events_and_a_past_start_is_refused():
 
 def test_a_scheduled_event_starts_at_its_time_or_is_cancelled_without_pairs(client):
     players, event = registered_event()
-    Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    make_due(event)
     client.force_login(players[4])
     assert client.get(reverse("event", args=[event.pk])).status_code == 200
     assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
     lonely = new_event(event.club, players[0])
-    Event.objects.filter(pk=lonely.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    make_due(lonely)
     assert running.start_if_due(Event.objects.get(pk=lonely.pk)) is None
     assert Event.objects.get(pk=lonely.pk).status == Event.Status.CANCELLED
 
 
 def test_nothing_of_a_round_shows_before_every_table_finished_it(client):
-    players, event = registered_event(rounds=1)
-    running.start(event, players[0])
-    event.refresh_from_db()
+    players, event = started_event(rounds=1)
     first, second = round_tables(event, 1)
     done = play_out(first.table_id)
     assert running.table_finished(first.table_id) is None  # the other table still plays
@@ -237,9 +249,7 @@ def test_nothing_of_a_round_shows_before_every_table_finished_it(client):
 
 
 def test_after_the_event_its_deal_reviews_show_to_whoever_may_see_it(client):
-    players, event = registered_event(rounds=1, deals=2)
-    running.start(event, players[0])
-    event.refresh_from_db()
+    players, event = started_event(rounds=1, deals=2)
     tables = {place.table_id for place in round_tables(event, 1)}
     assert finish_round(event, 1).finished
     # The reviews the results page links: every played deal of every table.
@@ -259,9 +269,7 @@ def test_after_the_event_its_deal_reviews_show_to_whoever_may_see_it(client):
             assert client.get(reverse("match", args=[match.pk])).status_code == 200
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_the_last_move_of_a_round_through_the_door_starts_the_next_round():
     players, event = await sync_to_async(registered_event)(rounds=2, deals=1)
     await sync_to_async(running.start)(event, players[0])
@@ -405,7 +413,7 @@ def test_the_live_part_of_the_event_page_comes_again_only_when_it_changed(client
 def test_the_start_command_starts_the_events_whose_time_came():
     players, event = registered_event()
     later = new_event(event.club, players[0], starts_at=timezone.now() + timedelta(hours=1))
-    Event.objects.filter(pk=event.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
+    make_due(event)
     out = StringIO()
     call_command("start_due_events", stdout=out)
     assert f"started {event.name}" in out.getvalue()
@@ -414,9 +422,7 @@ def test_the_start_command_starts_the_events_whose_time_came():
 
 
 def test_the_admin_shows_no_secret_of_a_running_event_nor_an_unrevealed_table(client):
-    players, event = registered_event(rounds=1)
-    running.start(event, players[0])
-    event.refresh_from_db()
+    players, event = started_event(rounds=1)
     first, _second = round_tables(event, 1)
     done = play_out(first.table_id)
     staff = players[4]

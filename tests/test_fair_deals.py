@@ -20,7 +20,7 @@ from games.tables import matches, play, rows, seating
 from games.verify import verify
 
 from .factories import OPTIONS, make_players, match_of
-from .live import connect, frames_until, heard, queued, receive_until, send, version_mark
+from .live import connect, frames_until, heard, live_test, queued, receive_until, send, version_mark
 
 SECRET = "5e" * 32
 MINE, YOURS = "a1" * 32, "0f" * 32
@@ -154,9 +154,7 @@ def test_a_malformed_contribution_is_refused_and_changes_nothing(bad):
     assert not Seat.objects.filter(table=table).exclude(contribution="").exists()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 @pytest.mark.parametrize("op", ["sit", "start"])
 async def test_an_over_long_contribution_over_the_socket_is_refused_not_cut(op):
     users = await sync_to_async(make_players)(2)
@@ -189,9 +187,7 @@ def pages(client: Client, table: Table, match: Match) -> dict[str, tuple[int, st
     return {url: (r.status_code, r.content.decode()) for url in urls for r in [client.get(url)]}
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_no_frame_or_page_shows_the_secret_or_seed_before_the_match_ends():
     users = await sync_to_async(make_players)(5)
     options = {**OPTIONS, "target": 11}

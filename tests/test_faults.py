@@ -22,7 +22,7 @@ from games.engines import belote
 from games.models import Match, MatchPlayer, Move, Server, Table
 from games.tables import rows, seating
 
-from .factories import OPTIONS, make_players, match_of, start_with_dealer
+from .factories import OPTIONS, make_players, match_of, start_with_dealer, table_with_bots
 from .live import session_cookie
 from .servers import Client, ServerProcess, free_port
 
@@ -97,11 +97,7 @@ def state_version(table: Table) -> int:
 
 def owner_friend_bots() -> tuple:
     owner, friend = make_players(2)
-    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
-    seating.take_seat(table.pk, owner, 0)
-    seating.take_seat(table.pk, friend, 2)
-    for seat in (1, 3):
-        seating.set_bot(table.pk, owner, seat, "easy")
+    table = table_with_bots(owner, ("easy", "easy"), guest=(friend, 2))
     start_with_dealer(table, owner, dealer=3)  # the owner acts first
     return owner, friend, table
 

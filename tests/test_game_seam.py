@@ -17,7 +17,7 @@ from games.models import Match, Move, Table
 from .factories import make_players
 from .highcard import engine
 from .highcard.game import GAME, TEMPLATES
-from .live import connect, receive_until, send
+from .live import connect, live_test, receive_until, send
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,9 +43,7 @@ def test_no_line_of_the_sites_code_names_the_test_game():
     assert tracked.returncode == 1 and tracked.stdout == ""  # 1: nothing found
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_a_game_registered_from_the_tests_is_played_recorded_listed_and_replayed(highcard):
     users = await sync_to_async(make_players)(3)
     owner = Client()

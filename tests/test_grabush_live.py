@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
 
 from games.engines import grabush
@@ -13,13 +13,18 @@ from games.models import Match, Move, Table
 from games.tables import matches, rows, seating
 
 from .engines.grabush_helpers import craft
-from .live import connect, frames_until, leaked_cards, receive_until, send, settle, version_mark
+from .live import (
+    LIVE_MARKS,
+    connect,
+    frames_until,
+    leaked_cards,
+    receive_until,
+    send,
+    settle,
+    version_mark,
+)
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 OPTIONS = {"players": 4, "stock_size": 20, "table_talk_penalty": True}
 PILE = ["AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC"]
 BOOK = ["7D", "8D", "9D", "TD", "JD"]
@@ -47,6 +52,16 @@ def start(users) -> Table:
     return table
 
 
+async def connected_table(prefix: str, count: int) -> tuple[Table, list[WebsocketCommunicator]]:
+    """Players named ``prefix`` and a number, the first four at a table in :func:`position`,
+    each with a socket open on it."""
+    User = get_user_model()
+    names = [f"{prefix}{i}" for i in range(count)]
+    users = await sync_to_async(lambda: [User.objects.create_user(name) for name in names])()
+    table = await sync_to_async(start)(users)
+    return table, [await connect(user, f"/ws/table/{table.code}/") for user in users]
+
+
 def current(table: Table) -> tuple[Match, grabush.State]:
     match = Match.objects.get(table=table)
     return match, grabush.loads(match.state)
@@ -63,11 +78,7 @@ def hidden_for(state: grabush.State, viewer: int | None) -> set[str]:
 
 
 async def test_a_turn_with_a_completed_pile_a_mid_turn_book_and_a_table_card():
-    User = get_user_model()
-    users = await sync_to_async(lambda: [User.objects.create_user(f"g{i}") for i in range(5)])()
-    table = await sync_to_async(start)(users)
-    path = f"/ws/table/{table.code}/"
-    sockets = [await connect(user, path) for user in users]
+    table, sockets = await connected_table("g", 5)
     for communicator in sockets:
         await receive_until(communicator, 'id="board"')
 
@@ -123,11 +134,7 @@ async def test_a_turn_with_a_completed_pile_a_mid_turn_book_and_a_table_card():
 
 
 async def test_chat_during_a_game_lets_the_opponents_claim_a_penalty():
-    User = get_user_model()
-    users = await sync_to_async(lambda: [User.objects.create_user(f"p{i}") for i in range(4)])()
-    table = await sync_to_async(start)(users)
-    path = f"/ws/table/{table.code}/"
-    sockets = [await connect(user, path) for user in users]
+    table, sockets = await connected_table("p", 4)
     await send(sockets[1], op="chat", text="play the king!")
     panel = await receive_until(sockets[0], "You may claim a penalty")
     assert 'value="penalty:1:KS"' in panel and 'value="decline:1"' in panel
@@ -149,10 +156,7 @@ async def test_a_chat_rule_s_notice_reaches_every_page_before_the_change_it_brin
     """The table talk's notice, and a claimed penalty's, are stored with their change and reach
     every page before it: whatever the table tells a page once it shows the change (a
     moderator's refresh of the chat, say) finds the notice there already, never after."""
-    User = get_user_model()
-    users = await sync_to_async(lambda: [User.objects.create_user(f"n{i}") for i in range(4)])()
-    table = await sync_to_async(start)(users)
-    sockets = [await connect(user, f"/ws/table/{table.code}/") for user in users]
+    table, sockets = await connected_table("n", 4)
     await settle(table.pk, *sockets)
     match, _ = await sync_to_async(current)(table)
     await send(sockets[1], op="chat", text="play the king!")

@@ -21,7 +21,7 @@ from games.presenters import grabush as presenter
 from games.tables import matches, play, rows, seating
 
 from .engines.grabush_helpers import craft
-from .live import FRAME_TIMEOUT, connect, frames_until, heard, send, settle, version_mark
+from .live import FRAME_TIMEOUT, connect, frames_until, heard, live_test, send, settle, version_mark
 from .pages import VOID, Elements, by_id, swap_in
 from .test_grabush_live import start
 
@@ -244,9 +244,7 @@ def whole_board(table: Table, user, selected: str = "") -> str:
     return render_to_string("games/grabush/board.html", frames.table_context(table, user, selected))
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_a_move_sends_each_connection_only_the_regions_it_changed():
     User = get_user_model()
     users = await sync_to_async(lambda: [User.objects.create_user(f"m{i}") for i in range(5)])()
@@ -299,9 +297,7 @@ def same(page: str, whole: str) -> bool:
     return mine == theirs
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 # A whole game, five pages rendered afresh and compared after each of some forty steps: half a
 # minute on an idle machine, several on a crowded one.
 @pytest.mark.timeout(600)

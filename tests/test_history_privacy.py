@@ -7,19 +7,13 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from games.tables import matches
-
-from .factories import OPTIONS, finish_match, make_players, seated_table
+from .factories import finished_short_match, make_players
 
 
 @pytest.mark.django_db
 def test_private_match_record_and_replay_are_for_its_players_and_staff():
     users = make_players(5)
-    table = seated_table(users)  # seated_table opens a private table
-    table.options = {**OPTIONS, "target": 11}
-    table.save()
-    matches.start_match(table.pk, users[0])
-    match = finish_match(table, users)
+    _table, match = finished_short_match(users)  # on a private table
     urls = [reverse("match", args=[match.pk]), reverse("replay", args=[match.pk])]
     outsider, player, staff = Client(), Client(), Client()
     outsider.force_login(users[4])

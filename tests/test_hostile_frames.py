@@ -14,7 +14,7 @@ from games.models import ChatMessage, MatchPlayer, Presence
 from games.tables import chat, matches
 
 from .factories import make_players, match_of, seated_table
-from .live import FRAME_TIMEOUT, connect, receive_until, send
+from .live import FRAME_TIMEOUT, connect, live_test, receive_until, send
 
 NOT_ALLOWED = "characters that are not allowed"
 NESTED = "nested too deeply"
@@ -44,9 +44,7 @@ def test_htmx_frames_with_their_headers_still_parse():
     assert frame["text"] == "Здравей 👋"
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 @pytest.mark.parametrize(
     "frame",
     [
@@ -71,9 +69,7 @@ async def test_a_hostile_frame_keeps_the_socket_and_stores_nothing(frame):
     await socket.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_an_error_inside_a_request_is_answered_and_keeps_the_socket(monkeypatch):
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(seated_table)(users)
@@ -91,9 +87,7 @@ async def test_an_error_inside_a_request_is_answered_and_keeps_the_socket(monkey
     await socket.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_a_socket_that_dies_of_an_error_runs_the_whole_disconnect(monkeypatch, settings):
     settings.AWAY_GRACE_SECONDS = 0
     users = await sync_to_async(make_players)(4)
@@ -131,9 +125,7 @@ async def test_a_socket_that_dies_of_an_error_runs_the_whole_disconnect(monkeypa
             await socket.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_an_unknown_phrase_is_refused_and_a_known_one_is_said():
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(seated_table)(users)

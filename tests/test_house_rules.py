@@ -20,6 +20,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def write_tree(root: Path, sources: Mapping[str, str]) -> list[Path]:
+    """Write each text of ``sources`` at its path under ``root``; the Python files there."""
+    for name, text in sources.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return sorted(root.rglob("*.py"))
+
+
 def imported(path: Path, root: Path = ROOT) -> Iterator[str]:
     """The absolute names of the modules the file ``path`` imports (``from a import b`` names
     ``a`` and ``a.b``; relative imports resolved), ``import_module("a")`` calls included."""
@@ -82,10 +90,8 @@ def test_the_rule_sees_every_way_of_importing_the_benchmarks(tmp_path):
         "pkg/e.py": "from .. import benchmarks\n",  # pkg is under the root: ..benchmarks
         "games/ok.py": "from games import benchmarks_free\nimport tests.benchmarks\n",
     }
-    for name, text in sources.items():
-        (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_text(text)
-    found = benchmark_imports(sorted(tmp_path.rglob("*.py")), tmp_path)
+    paths = write_tree(tmp_path, sources)
+    found = benchmark_imports(paths, tmp_path)
     assert [line.split(":")[0] for line in found] == [
         "games/a.py",
         "games/a.py",
@@ -128,7 +134,8 @@ def test_the_rule_sees_a_service_that_imports_the_live_layer(tmp_path):
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "svc.py").write_text("from .live import notify\n")
     (tmp_path / "games" / "ok.py").write_text("from .lively import x\n")
-    found = imports_of("games.live", sorted(tmp_path.rglob("*.py")), tmp_path)
+    paths = sorted(tmp_path.rglob("*.py"))
+    found = imports_of("games.live", paths, tmp_path)
     assert found == ["games/svc.py: games.live", "games/svc.py: games.live.notify"]
 
 
@@ -193,10 +200,8 @@ def test_the_rule_sees_a_circle(tmp_path):
         "games/c.py": "from games.a import y\n",
         "games/d.py": "from . import a\n",
     }
-    for name, text in sources.items():
-        (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_text(text)
-    graph = import_graph(sorted(tmp_path.rglob("*.py")), tmp_path)
+    paths = write_tree(tmp_path, sources)
+    graph = import_graph(paths, tmp_path)
     assert circles(graph) == [["games.a", "games.b", "games.c"]]
 
 
@@ -318,10 +323,7 @@ def test_the_rule_sees_a_circle_of_packages_that_no_module_closes(tmp_path):
         "games/a/three.py": "",
         "games/c.py": "from .a import one\n",
     }
-    for name, text in sources.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    paths = sorted(tmp_path.rglob("*.py"))
+    paths = write_tree(tmp_path, sources)
     assert circles(import_graph(paths, tmp_path)) == []  # no module imports itself
     assert circles(package_graph(list(package_imports(paths, tmp_path)))) == [["a", "b"]]
 
@@ -341,10 +343,8 @@ def test_the_rule_sees_an_import_up_a_layer(tmp_path):
         "games/engines/belote.py": "from .. import processes\n",
         "games/hats/brim.py": "from ..engines import belote\n",
     }
-    for name, text in sources.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    imports = list(package_imports(sorted(tmp_path.rglob("*.py")), tmp_path))
+    paths = write_tree(tmp_path, sources)
+    imports = list(package_imports(paths, tmp_path))
     assert layer_crossings(imports) == [
         "games/hats/brim.py: hats -> engines",
         "games/live/moves.py: live -> events",
@@ -381,9 +381,8 @@ def test_the_rule_sees_a_module_that_spells_the_keys(tmp_path):
         "b.py": 'key = "sockets:" + str(uid)\n',
         "ok.py": '"""Open sockets: each holds a place."""\nx = "sockets"\n',
     }
-    for name, text in sources.items():
-        (tmp_path / name).write_text(text)
-    assert spelling("sockets:", sorted(tmp_path.glob("*.py")), tmp_path) == ["a.py", "b.py"]
+    paths = write_tree(tmp_path, sources)
+    assert spelling("sockets:", paths, tmp_path) == ["a.py", "b.py"]
 
 
 # -- One way to refuse: every refusal is a Refusal, and a posted username is read by one form.
@@ -488,10 +487,8 @@ def test_the_rule_sees_an_exception_with_a_message_that_is_no_refusal(tmp_path):
         ),
         "games/e.py": "class Label:\n    pass\nLABEL = Label(_('Name'))\n",
     }
-    for name, text in sources.items():
-        (tmp_path / name).parent.mkdir(exist_ok=True)
-        (tmp_path / name).write_text(text)
-    wrong, _carrying = unrefused(sorted(tmp_path.rglob("*.py")), tmp_path)
+    paths = write_tree(tmp_path, sources)
+    wrong, _carrying = unrefused(paths, tmp_path)
     assert wrong == ["games/b.py: OldError", "games/c.py: Denied", "games/d.py: Gone"]
 
 
@@ -535,10 +532,8 @@ def test_the_rule_sees_every_direct_read_of_a_posted_username(tmp_path):
             '    return request.POST.get("user"), request.GET.get("username"), {}.get("username")\n'
         ),
     }
-    for name, text in sources.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    found = posted_reads(sorted(tmp_path.rglob("*.py")), "username", tmp_path)
+    paths = write_tree(tmp_path, sources)
+    found = posted_reads(paths, "username", tmp_path)
     assert found == ["games/c.py:2", "games/views/a.py:2", "games/views/b.py:2"]
 
 
@@ -589,10 +584,8 @@ def test_the_rule_sees_an_access_answer_outside_its_home(tmp_path):
         "games/people/access.py": "from friendship.models import Block\ndef may_sit(t, u): ...\n",
         "games/ok.py": "from friendship.models import Friend\ndef shows_online_to(o, v): ...\n",
     }
-    for name, text in sources.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
-    found = access_answers_elsewhere(sorted(tmp_path.rglob("*.py")), tmp_path)
+    paths = write_tree(tmp_path, sources)
+    found = access_answers_elsewhere(paths, tmp_path)
     assert found == [
         "games/events/run.py: may_open",
         "games/records/hist.py: records_visible_to",
@@ -610,7 +603,8 @@ def test_the_rule_sees_the_door_import_events(tmp_path):
     (tmp_path / "games" / "live").mkdir(parents=True)
     (tmp_path / "games" / "live" / "moves.py").write_text("from ..events import running\n")
     (tmp_path / "games" / "live" / "ok.py").write_text("from ..tables import extensions\n")
-    found = imports_of("games.events", sorted(tmp_path.rglob("*.py")), tmp_path)
+    paths = sorted(tmp_path.rglob("*.py"))
+    found = imports_of("games.events", paths, tmp_path)
     assert found == [
         "games/live/moves.py: games.events",
         "games/live/moves.py: games.events.running",

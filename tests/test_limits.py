@@ -15,7 +15,7 @@ from games.tables import rows
 from games.tables.rows import TableError
 
 from .factories import OPTIONS
-from .live import FRAME_TIMEOUT, close_code, open_socket
+from .live import FRAME_TIMEOUT, close_code, live_test, open_socket
 
 
 async def refused(socket: WebsocketCommunicator) -> bool:
@@ -23,9 +23,7 @@ async def refused(socket: WebsocketCommunicator) -> bool:
     return "too many tables open" in frame and await close_code(socket) == CLOSE_TOO_MANY
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_an_account_opens_a_limited_number_of_sockets(make_user, settings):
     settings.MAX_SOCKETS_PER_ACCOUNT = 3
     alice, bob = await sync_to_async(make_user)("alice"), await sync_to_async(make_user)("bob")

@@ -10,7 +10,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
-from django.utils import translation
 
 from cardroom.asgi import application
 from games.catalog import get_game
@@ -20,8 +19,21 @@ from games.models import Match, Table
 from games.records.replay import final_state
 from games.tables import lobby, matches, rows, seating
 
-from .factories import OPTIONS, finish_match, make_players, seated_table
-from .live import FRAME_TIMEOUT, connect, receive_until, send, session_cookie
+from .factories import (
+    OPTIONS,
+    empty_public_table,
+    finished_short_match,
+    make_players,
+)
+from .live import (
+    FRAME_TIMEOUT,
+    connect,
+    live_test,
+    receive_until,
+    render_languages,
+    send,
+    session_cookie,
+)
 
 PASSWORD = "pw-123456789"
 
@@ -99,15 +111,12 @@ def test_options_partial_and_rules_pages(client, make_user):
     assert client.get(reverse("rules", args=["chess"])).status_code == 404
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_lobby_updates_live_when_tables_change():
     users = await sync_to_async(make_players)(2)
     lobby = await connect(users[1], "/ws/lobby/")
     assert 'id="lobby-tables"' in await lobby.receive_from()
-    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(seating.leave_seat)(table.pk, users[0])
+    table = await sync_to_async(empty_public_table)(users[0])
     seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
     await send(seat_socket, op="sit", seat="0")
     while True:  # the lobby hears about the seat being taken, with no reload
@@ -122,11 +131,7 @@ async def test_lobby_updates_live_when_tables_change():
 @pytest.mark.django_db
 def test_a_finished_match_then_a_rematch_needs_every_player():
     users = make_players(4)
-    table = seated_table(users)
-    table.options = {**OPTIONS, "target": 11}
-    table.save()
-    first = matches.start_match(table.pk, users[0])
-    finished = finish_match(table, users)
+    table, finished = finished_short_match(users)
     assert finished.status == Match.Status.FINISHED
     assert finished.result["winner"] in (0, 1)
     table.refresh_from_db()
@@ -140,8 +145,8 @@ def test_a_finished_match_then_a_rematch_needs_every_player():
     assert matches.vote_rematch(table.pk, users[0]) == (False, None)  # asked already
     assert Table.objects.get(pk=table.pk).revision == revision  # nothing to refresh
     changed, second = matches.vote_rematch(table.pk, users[3])
-    assert changed and second is not None and second.number == first.number + 1
-    assert second.seed != first.seed  # a new seed: a new shuffle
+    assert changed and second is not None and second.number == finished.number + 1
+    assert second.seed != finished.seed  # a new seed: a new shuffle
     assert list(second.players.values_list("user_id", flat=True)) == [u.pk for u in users]
 
 
@@ -173,9 +178,7 @@ async def lobby_socket(user, language: bytes = b"en") -> WebsocketCommunicator:
     return communicator
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_sitting_on_your_own_seat_tells_nobody(monkeypatch):
     users = await sync_to_async(make_players)(2)
     table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
@@ -200,14 +203,11 @@ async def test_sitting_on_your_own_seat_tells_nobody(monkeypatch):
     await seat_socket.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 @pytest.mark.contract
 async def test_a_burst_of_changes_reaches_the_lobby_as_a_few_frames_ending_in_the_last():
     users = await sync_to_async(make_players)(2)
-    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(seating.leave_seat)(table.pk, users[0])  # an empty table
+    table = await sync_to_async(empty_public_table)(users[0])
     lobby = await connect(users[1], "/ws/lobby/")
     assert "player0" not in seat_names(await lobby.receive_from(timeout=FRAME_TIMEOUT))
     seat_socket = await connect(users[0], f"/ws/table/{table.code}/")
@@ -237,22 +237,12 @@ async def test_a_burst_of_changes_reaches_the_lobby_as_a_few_frames_ending_in_th
     await seat_socket.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 @pytest.mark.contract
 async def test_one_render_serves_every_lobby_socket_of_the_process(monkeypatch):
-    renders = []
-    real = lobby.render_lobby_frame
-
-    def counting(*args, **kwargs):
-        renders.append(translation.get_language())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(lobby, "render_lobby_frame", counting)
+    renders = render_languages(monkeypatch, lobby, "render_lobby_frame")
     users = await sync_to_async(make_players)(4)
-    table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)
-    await sync_to_async(seating.leave_seat)(table.pk, users[0])  # an empty table
+    table = await sync_to_async(empty_public_table)(users[0])
     sockets = [
         await lobby_socket(user, language)
         for user, language in zip(users[1:], (b"en", b"en", b"bg"), strict=True)

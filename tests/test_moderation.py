@@ -16,7 +16,7 @@ from games.tables import chat, matches, rows, seating
 from games.tables.rows import TableError
 
 from .factories import OPTIONS, make_players, seated_table
-from .live import close_code, connect, receive_until, send
+from .live import close_code, connect, live_test, receive_until, send
 
 PASSWORD = "pw-123456789"
 User = get_user_model()
@@ -120,9 +120,7 @@ def test_mute_stops_chat_and_says_why(make_user):
     assert mute.until is not None
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
     users = await sync_to_async(make_players)(2)
     client, moderator = await sync_to_async(staff_client)()
@@ -151,9 +149,7 @@ async def test_ban_closes_sockets_ends_sessions_and_explains_at_login():
     await other.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_hidden_chat_disappears_live_for_everyone():
     users = await sync_to_async(make_players)(2)
     client, _ = await sync_to_async(staff_client)()
@@ -172,9 +168,7 @@ async def test_hidden_chat_disappears_live_for_everyone():
         await communicator.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_abort_table_records_the_match_and_tells_the_players():
     users = await sync_to_async(make_players)(4)
     client, moderator = await sync_to_async(staff_client)()
@@ -225,9 +219,7 @@ def test_players_report_and_moderators_resolve(client, make_user):
     assert Report.objects.filter(resolved_by=moderator).count() == 2
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_a_flood_of_frames_is_cut_off_and_the_table_goes_on():
     users = await sync_to_async(make_players)(2)
     table = await sync_to_async(rows.create_table)(users[0], "belote", OPTIONS, is_private=False)

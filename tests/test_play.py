@@ -20,7 +20,7 @@ from games.records import replay
 from games.tables import matches, play, rows, seating
 from games.tables.rows import TableError
 
-from .factories import OPTIONS, finish_match, make_players, seated_table
+from .factories import finished_short_match, make_players
 
 
 def statements(captured: CaptureQueriesContext) -> list[str]:
@@ -124,11 +124,7 @@ def test_a_match_played_on_held_reads_ends_like_any_other(
 @pytest.mark.django_db
 def test_a_finished_table_starts_again_only_through_the_rematch_votes():
     users = make_players(4)
-    table = seated_table(users)
-    table.options = {**OPTIONS, "target": 11}
-    table.save()
-    matches.start_match(table.pk, users[0])
-    finish_match(table, users)
+    table, _match = finished_short_match(users)
     with pytest.raises(TableError, match="rematch"):
         matches.start_match(table.pk, users[0])  # the owner alone
     assert Match.objects.filter(table=table).count() == 1

@@ -11,9 +11,8 @@ from django.utils import timezone
 from games.live import presence
 from games.live.frames import table_context
 from games.models import MatchPlayer, Presence, Server
-from games.tables import rows, seating
 
-from .factories import OPTIONS, make_players, start_with_dealer
+from .factories import make_players, start_with_dealer, table_with_bots
 from .live import connect, receive_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,11 +27,7 @@ def dead_server(seconds_ago: float = 120) -> Server:
 
 def two_player_table():
     owner, friend = make_players(2)
-    table = rows.create_table(owner, "belote", OPTIONS, is_private=True)
-    seating.take_seat(table.pk, owner, 0)
-    seating.take_seat(table.pk, friend, 2)
-    for seat in (1, 3):
-        seating.set_bot(table.pk, owner, seat, "normal")
+    table = table_with_bots(owner, ("normal", "normal"), guest=(friend, 2))
     return owner, friend, table
 
 

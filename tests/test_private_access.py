@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.models import ChatMessage, Report
 from games.tables import matches, rows, seating
 
-from .factories import OPTIONS, finish_match, make_players, seated_table
+from .factories import OPTIONS, finish_match, finished_short_match, make_players, seated_table
 
 REASON = {"kind": "abuse", "details": "rude"}
 
@@ -80,11 +80,7 @@ def test_a_report_goes_back_where_the_reporter_came_from_when_it_is_safe(private
 @pytest.mark.django_db
 def test_profiles_list_private_matches_only_to_their_players_and_staff():
     users = make_players(5)
-    table = seated_table(users)  # private
-    table.options = {**OPTIONS, "target": 11}
-    table.save()
-    matches.start_match(table.pk, users[0])
-    match = finish_match(table, users)
+    _table, match = finished_short_match(users)  # a private table
     profile = reverse("profile", args=[users[0].username])
     link = reverse("match", args=[match.pk]).encode()
     staff = get_user_model().objects.create_superuser("mod", password="x-12345678")

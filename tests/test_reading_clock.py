@@ -20,7 +20,7 @@ from games.models import Match, Move
 from games.tables import matches, play, rows, seating
 
 from .factories import OPTIONS, make_players, match_of, start_with_dealer
-from .live import connect, receive_until, session_cookie, version_mark
+from .live import connect, live_test, receive_until, session_cookie, version_mark
 from .servers import Client, ServerProcess
 from .test_faults import needs_shared_state
 
@@ -144,9 +144,7 @@ def test_the_rules_page_names_only_a_table_code(client, make_user):
     assert b"/ws/reading/" not in forged
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_an_open_rules_page_holds_the_clock_and_the_table_says_so():
     users = await sync_to_async(make_players)(4)
     table = await sync_to_async(timed_table)(users)
@@ -161,9 +159,7 @@ async def test_an_open_rules_page_holds_the_clock_and_the_table_says_so():
     await watcher.disconnect()
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_a_turn_held_by_reopening_the_rules_runs_out():
     """The player on turn opens the rules, reads most of two minutes, closes them, opens them
     again, and again: the clock waited two minutes in all, and the timer moves for them."""

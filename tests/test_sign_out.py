@@ -15,13 +15,9 @@ from games.live.consumers import CLOSE_UNAUTHENTICATED
 from games.tables import rows
 
 from .factories import OPTIONS
-from .live import close_code, connect, receive_until, send
+from .live import LIVE_MARKS, close_code, connect, receive_until, send
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 PASSWORD = "a-Long-secret-42"
 
 

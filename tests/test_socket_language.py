@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
@@ -10,9 +9,10 @@ from django.utils import translation
 
 from cardroom.asgi import application
 from games.live import consumers
-from games.tables import rows, seating
+from games.tables import rows
 
-from .live import FRAME_TIMEOUT, heard, receive_until, session_cookie
+from .factories import empty_public_table
+from .live import FRAME_TIMEOUT, heard, live_test, receive_until, render_languages, session_cookie
 
 
 def scope(cookies=None, accept_language=None) -> dict:
@@ -31,20 +31,11 @@ def test_the_socket_language_is_chosen_like_a_page_request():
     assert consumers.socket_language(scope()) == settings.LANGUAGE_CODE
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_table_frames_render_in_the_language_of_the_socket(make_user, monkeypatch):
     user = await sync_to_async(make_user)("bogdan")
     table = await sync_to_async(rows.create_table)(user, "belote", {}, is_private=False)
-    languages = []
-    render = consumers.render_frame
-
-    def recording(*args, **kwargs):
-        languages.append(translation.get_language())
-        return render(*args, **kwargs)
-
-    monkeypatch.setattr(consumers, "render_frame", recording)
+    languages = render_languages(monkeypatch, consumers, "render_frame")
     cookie = await sync_to_async(session_cookie)(user)
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie)]
     communicator = WebsocketCommunicator(
@@ -57,15 +48,12 @@ async def test_table_frames_render_in_the_language_of_the_socket(make_user, monk
     assert languages and set(languages) == {"bg"}
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_sockets_of_one_table_in_two_languages_each_get_their_own(make_user, monkeypatch):
     """The frames of one change are rendered together (``games.live.batching``), each in the
     language of the socket it is for."""
     users = [await sync_to_async(make_user)(name) for name in ("boyana", "rusalka")]
-    table = await sync_to_async(rows.create_table)(users[0], "belote", {}, is_private=False)
-    await sync_to_async(seating.leave_seat)(table.pk, users[0])  # an empty table
+    table = await sync_to_async(empty_public_table)(users[0], {})
     rendered = []
     render = consumers.render_frame
 

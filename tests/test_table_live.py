@@ -16,6 +16,7 @@ from games.tables import matches, play, rows, seating
 from .factories import OPTIONS, make_players, match_of, seated_table
 from .live import (
     FRAME_TIMEOUT,
+    LIVE_MARKS,
     all_handled,
     connect,
     frames_until,
@@ -26,11 +27,7 @@ from .live import (
     version_mark,
 )
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 
 
 def hands(table: Table) -> list[set[str]]:

@@ -26,13 +26,9 @@ from games.tables import matches, play, rows
 
 from . import servers, thinking_bots
 from .factories import OPTIONS, make_players, match_of
-from .live import connect
+from .live import LIVE_MARKS, connect
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 
 
 def bot_table(owner, level: str = "normal"):

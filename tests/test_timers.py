@@ -7,7 +7,7 @@ import pytest
 
 from games.engines import belote
 from games.live.frames import table_context
-from games.models import MatchPlayer
+from games.models import MatchPlayer, Table
 from games.tables import matches, play
 
 from .factories import make_players, match_of, seated_table
@@ -38,16 +38,21 @@ def others_until(table, users, seat: int) -> None:
         play.apply_action(table.pk, users[state.to_act], legal[-1], match.version)
 
 
+def started_table() -> tuple[list, Table, int]:
+    """Four players at a started table, and the seat to act first."""
+    users = make_players()
+    table = seated_table(users)
+    matches.start_match(table.pk, users[0])
+    return users, table, belote.loads(match_of(table).state).to_act
+
+
 def seat_row(table, seat: int) -> MatchPlayer:
     return MatchPlayer.objects.get(match=match_of(table), seat=seat)
 
 
 def test_the_seat_is_covered_only_after_several_timeouts_in_a_row(settings):
     settings.TIMEOUTS_BEFORE_COVER = 3
-    users = make_players()
-    table = seated_table(users)
-    matches.start_match(table.pk, users[0])
-    first = belote.loads(match_of(table).state).to_act
+    users, table, first = started_table()
     for count in (1, 2):
         timed_out_move(table, first)
         assert (seat_row(table, first).timeouts, seat_row(table, first).covered) == (count, False)
@@ -61,10 +66,7 @@ def test_the_seat_is_covered_only_after_several_timeouts_in_a_row(settings):
 
 def test_a_players_own_move_starts_the_count_again(settings):
     settings.TIMEOUTS_BEFORE_COVER = 2
-    users = make_players()
-    table = seated_table(users)
-    matches.start_match(table.pk, users[0])
-    first = belote.loads(match_of(table).state).to_act
+    users, table, first = started_table()
     timed_out_move(table, first)
     others_until(table, users, first)
     own_move(table, users[first])

@@ -10,11 +10,9 @@ from django.test import Client
 
 from cardroom.asgi import application
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+from .live import LIVE_MARKS
+
+pytestmark = LIVE_MARKS
 
 
 def session_cookie_for(user) -> bytes:

@@ -11,13 +11,9 @@ from channels.testing import WebsocketCommunicator
 from cardroom.asgi import application
 from games.live.consumers import CLOSE_NOT_FOUND
 
-from .live import close_code, session_cookie
+from .live import LIVE_MARKS, close_code, session_cookie
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.usefixtures("background_stopped"),
-]
+pytestmark = LIVE_MARKS
 HEADERS = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
 PATHS = ["/ws/nowhere/", "/ws/table/", "/ws/lobby/extra/", "/", "/admin/"]
 

@@ -22,7 +22,7 @@ from games.live.consumers import CLOSE_NOT_FOUND
 from games.live.frames import render_frame
 from games.models import Table
 
-from ..live import close_code
+from ..live import close_code, live_test
 from ..servers import test_database_url as the_test_database_url
 from ..test_dispatch import dispatches_without_a_database_hop
 
@@ -77,9 +77,7 @@ async def test_the_floor_dispatches_without_a_database_hop(monkeypatch):
     await dispatches_without_a_database_hop(FanOutConsumer, monkeypatch)
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.asyncio
-@pytest.mark.usefixtures("background_stopped")
+@live_test
 async def test_the_benchmark_server_serves_the_floor_beside_the_site_and_the_site_does_not():
     floor = WebsocketCommunicator(asgi.application, "/ws/bench/t1/", headers=HEADERS)
     connected, _code = await floor.connect()

@@ -80,3 +80,15 @@ def open_grabush_table(pages: list[Page], base: str, names: list[str], players: 
     host.get_by_role("button", name="Start the match").click()
     for page in pages:
         expect(page.locator("#board")).to_be_visible()
+
+
+def start_grabush_with_computers(page: Page, base: str) -> None:
+    """From the lobby, open a Grabush table for four, fill it with computers and start."""
+    page.goto(base + "/")  # loaded: htmx swaps in the options of the game chosen
+    page.get_by_label("Game").select_option("grabush")
+    expect(page.get_by_label("Players")).to_be_visible()
+    page.get_by_label("Players").select_option("4")
+    page.get_by_role("button", name="Open the table").click()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    page.get_by_role("button", name="Fill empty seats with computers").click()
+    page.get_by_role("button", name="Start the match").click()

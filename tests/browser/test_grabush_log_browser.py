@@ -10,20 +10,13 @@ from games.engines import grabush
 from games.models import Match
 from games.presenters.words import rank_text, suit_symbol
 
-from .steps import sign_up
+from .steps import sign_up, start_grabush_with_computers
 
 
 def test_the_others_last_turns_are_on_the_board(live_server_url, new_page):
     page = new_page()
     sign_up(page, live_server_url, "follower")
-    page.goto(live_server_url + "/")  # loaded: htmx swaps in the options of the game chosen
-    page.get_by_label("Game").select_option("grabush")
-    expect(page.get_by_label("Players")).to_be_visible()
-    page.get_by_label("Players").select_option("4")
-    page.get_by_role("button", name="Open the table").click()
-    expect(page.locator("#connection")).to_have_text("Connected")
-    page.get_by_role("button", name="Fill empty seats with computers").click()
-    page.get_by_role("button", name="Start the match").click()
+    start_grabush_with_computers(page, live_server_url)
     # My turn: end it with a table card, and wait for the turn to come round again: each of
     # the others has then finished a turn, and says so.
     expect(page.locator("#my-area .hand .source").first).to_be_visible()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from .steps import sign_up
+from .steps import sign_up, start_grabush_with_computers
 
 PHONE = {"width": 390, "height": 844}
 #: Whether every element matching the selector lies wholly inside the viewport.
@@ -41,14 +41,7 @@ def test_a_grabush_turn_of_four_players_is_on_a_phone_screen(live_server_url, ne
     page = new_page()
     page.set_viewport_size(PHONE)
     sign_up(page, live_server_url, "phone4")
-    page.goto(live_server_url + "/")  # loaded: htmx swaps in the options of the game chosen
-    page.get_by_label("Game").select_option("grabush")
-    expect(page.get_by_label("Players")).to_be_visible()
-    page.get_by_label("Players").select_option("4")
-    page.get_by_role("button", name="Open the table").click()
-    expect(page.locator("#connection")).to_have_text("Connected")
-    page.get_by_role("button", name="Fill empty seats with computers").click()
-    page.get_by_role("button", name="Start the match").click()
+    start_grabush_with_computers(page, live_server_url)
     expect(page.locator("#my-area .hand .source").first).to_be_visible()  # my turn's cards
     page.evaluate("scrollTo(0, 0)")  # as the page opens
     assert_on_screen(page, "#my-area .hand .playing-card")

@@ -24,9 +24,9 @@ benchmarks (never timed tests).
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -46,6 +46,7 @@ from benchmarks import (
 )
 from benchmarks import engines as engine_bench
 from benchmarks.management.commands.loadtest import rerun_on_own_database
+from benchmarks.results import write_json
 
 
 class Command(BaseCommand):
@@ -155,9 +156,8 @@ class Command(BaseCommand):
             self.stdout.write(engine_bench.format_rows(result))
         else:
             result = self.bench_bots(options)
-        if options["json"] and result is not None:
-            with open(options["json"], "w") as handle:
-                json.dump(result, handle, indent=2)
+        if result is not None:
+            write_json(options["json"], result)
         if options["what"] == "moves" and not result["repeatable"]:
             raise CommandError("the two counts differ: this count is not repeatable here")
 
@@ -226,41 +226,39 @@ class Command(BaseCommand):
 
     def bench_arena(self, options: dict[str, Any]) -> list[dict[str, Any]]:
         """Each level named against the 2001 AI, or a line saying why it is skipped."""
-        reason = arena.skipped()
-        if reason:
-            self.stdout.write(reason)
-            return []
-        results = []
-        for part in options["arena"].split(","):
-            level, _, matches = part.partition("=")
-            played = arena.run(
-                level,
-                int(matches or 100),
-                workers=options["workers"],
-                seed=options["seed"],
-                budget=options["budget"],
-            )
-            self.stdout.write(arena.format_result(played))
-            results.append(played)
-        return results
+        return self.arena_runs(options, options["arena"], 100, arena.run, arena.format_result)
 
     def bench_arena_deals(self, options: dict[str, Any]) -> list[dict[str, Any]]:
         """Each player named against the 2001 AI by duplicate deals, or why it is skipped."""
+        return self.arena_runs(
+            options, options["arena_deals"], 500, arena.run_deals, arena.format_deals
+        )
+
+    def arena_runs(
+        self,
+        options: dict[str, Any],
+        spec: str,
+        default: int,
+        run: Callable[..., dict[str, Any]],
+        format_run: Callable[[dict[str, Any]], str],
+    ) -> list[dict[str, Any]]:
+        """Run each ``name=count`` of ``spec`` (``default`` times without a count), writing
+        each result, or write why the arena is skipped."""
         reason = arena.skipped()
         if reason:
             self.stdout.write(reason)
             return []
         results = []
-        for part in options["arena_deals"].split(","):
-            player, _, pairs = part.partition("=")
-            played = arena.run_deals(
-                player,
-                int(pairs or 500),
+        for part in spec.split(","):
+            name, _, count = part.partition("=")
+            played = run(
+                name,
+                int(count or default),
                 workers=options["workers"],
                 seed=options["seed"],
                 budget=options["budget"],
             )
-            self.stdout.write(arena.format_deals(played))
+            self.stdout.write(format_run(played))
             results.append(played)
         return results
 
