@@ -194,18 +194,3 @@ def test_a_renamed_user_keeps_their_new_name_from_look_alikes(make_user):
     look_alike = "\N{CYRILLIC SMALL LETTER ES}\N{CYRILLIC SMALL LETTER A}rol"
     assert username_errors(look_alike) == ["look_alike"]
     assert username_errors("bob") == []
-
-
-def test_users_from_before_the_skeletons_are_covered_by_the_migration(make_user):
-    from importlib import import_module
-
-    from django.apps import apps
-
-    from games.models import UsernameSkeleton
-
-    make_user("dora")
-    UsernameSkeleton.objects.all().delete()
-    look_alike = "d\N{CYRILLIC SMALL LETTER O}r\N{CYRILLIC SMALL LETTER A}"
-    assert "look_alike" not in username_errors(look_alike)
-    import_module("games.migrations.0007_username_skeleton").remember_usernames(apps, None)
-    assert username_errors(look_alike) == ["look_alike"]
