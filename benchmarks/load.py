@@ -54,8 +54,9 @@ KNEE_RATE_SHARE = 0.9
 BELOTE_OPTIONS = {"target": 151, "declarations": "separate", "finish_with_hanging": True}
 #: A move whose update hasn't reached all four clients after this long is an error.
 MOVE_TIMEOUT = 10.0
-#: The bot worker's niceness (README: on a machine shared with servers, a bot worker yields).
-BOT_WORKER_NICENESS = 10
+#: How the bot worker is started (README: on a machine shared with servers, a bot worker takes
+#: only the CPU they leave: Linux's idle scheduling class, not a niceness, which still takes turns).
+BOT_WORKER_PRIORITY = ["chrt", "--idle", "0"]
 CONNECT_TIMEOUT = 30.0
 #: Connections opened at once while a step connects its clients.
 CONNECT_CONCURRENCY = 40
@@ -181,8 +182,7 @@ def start_worker(database_url: str, **env: str) -> subprocess.Popen:
     """Start a bot worker (``manage.py runworker bot-moves``) for the servers started here
     (``env``: more environment variables), at a lower priority as README advises: computers
     think with what the people's moves leave."""
-    command = ["nice", "-n", str(BOT_WORKER_NICENESS), sys.executable, "manage.py", "runworker"]
-    command.append("bot-moves")
+    command = [*BOT_WORKER_PRIORITY, sys.executable, "manage.py", "runworker", "bot-moves"]
     return subprocess.Popen(command, cwd=settings.BASE_DIR, env=server_env(database_url, **env))
 
 

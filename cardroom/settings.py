@@ -134,8 +134,8 @@ TEMPLATES = [
 ]
 
 # Database: a SQLite file unless DATABASE_URL names another (PostgreSQL in production).
-# Connections never outlive the work that opened them (CONN_MAX_AGE 0): under ASGI each HTTP
-# request runs in a thread of its own, and a connection kept past it is never closed. On
+# Connections never outlive the work that opened them (CONN_MAX_AGE 0): under ASGI a
+# connection kept past its request is never closed. On
 # PostgreSQL they come from Django's pool, so a process holds at most DB_POOL_SIZE whatever the
 # request rate; a request that finds them all busy waits DB_POOL_TIMEOUT seconds, then fails.
 # DB_POOL_SIZE=0 opens one per request (for an external pooler, e.g. PgBouncer, that bounds them).
@@ -161,6 +161,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+
+# HTTP requests run their sync code on reused threads; this many idle ones are kept by a process
+# (cardroom/request_threads.py).
+HTTP_THREADS = int(os.environ.get("HTTP_THREADS", "8"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

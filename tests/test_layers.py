@@ -177,3 +177,103 @@ def test_channels_redis_drops_the_changes_past_its_default_capacity():
     """Why the layer raises it: every socket of a process shares one queue of 100 messages."""
     layer = _plain_layer(ChannelsRedisChannelLayer)
     assert asyncio.run(_table_changes_while_busy(layer, 300)) == 100
+
+
+class _Counted:
+    """A layer's Redis connection that counts the commands sent through it."""
+
+    def __init__(self, connection: object, counts: list[int]) -> None:
+        self._connection = connection
+        self._counts = counts
+
+    def __getattr__(self, name: str) -> object:
+        command = getattr(self._connection, name)
+
+        def counted(*args: object, **kwargs: object) -> object:
+            self._counts[0] += 1
+            return command(*args, **kwargs)
+
+        return counted
+
+
+async def _changes_received(layer: ChannelsRedisChannelLayer, changes: int) -> tuple[int, int]:
+    """Send ``changes`` table changes to two sockets of one process (one Redis message each),
+    then receive them all: the number received in order, and the Redis commands it took."""
+    try:
+        sockets = [await layer.new_channel() for _ in range(2)]
+        for name in sockets:
+            await layer.group_add("table.1", name)
+        for version in range(changes):
+            await layer.group_send("table.1", {"type": "table.changed", "version": version})
+        counts = [0]
+        connection = layer.connection
+        layer.connection = lambda index: _Counted(connection(index), counts)  # type: ignore[method-assign]
+        received = 0
+        for version in range(changes):
+            for name in sockets:
+                async with asyncio.timeout(10):
+                    assert (await layer.receive(name))["version"] == version
+                received += 1
+        return received, counts[0]
+    finally:
+        await layer.flush()
+        await layer.close_pools()
+
+
+@needs_redis
+@pytest.mark.services
+def test_a_process_takes_its_sockets_messages_off_redis_many_at_a_time():
+    received, commands = asyncio.run(_changes_received(_plain_layer(layers.RedisChannelLayer), 40))
+    assert received == 80
+    assert commands <= 2
+
+
+@needs_redis
+@pytest.mark.services
+def test_channels_redis_takes_one_message_in_several_commands():
+    """Why the layer takes many: one at a time, a crowded process fell behind its sockets."""
+    received, commands = asyncio.run(_changes_received(_plain_layer(ChannelsRedisChannelLayer), 40))
+    assert received == 80
+    assert commands >= 40 * 3
+
+
+async def _receive_while_a_socket_closes(layer: ChannelsRedisChannelLayer, changes: int) -> list:
+    """Two sockets of a process receive ``changes`` messages each while a third keeps starting
+    and abandoning receives (a socket closing mid-receive); what the two got, in order."""
+    try:
+        closing, *sockets = [await layer.new_channel() for _ in range(3)]
+        for name in (closing, *sockets):
+            await layer.group_add("table.1", name)
+        got: dict[str, list[int]] = {name: [] for name in sockets}
+        done = asyncio.Event()
+
+        async def read(name: str) -> None:
+            while len(got[name]) < changes:
+                got[name].append((await layer.receive(name))["version"])
+
+        async def abandon() -> None:
+            while not done.is_set():
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(0.0005):
+                        await layer.receive(closing)
+
+        quitter = asyncio.ensure_future(abandon())
+        readers = [asyncio.ensure_future(read(name)) for name in sockets]
+        for version in range(changes):
+            await layer.group_send("table.1", {"type": "table.changed", "version": version})
+        async with asyncio.timeout(60):
+            await asyncio.gather(*readers)
+        done.set()
+        await quitter
+        return [got[name] for name in sockets]
+    finally:
+        await layer.flush()
+        await layer.close_pools()
+
+
+@needs_redis
+@pytest.mark.services
+def test_a_receive_abandoned_mid_way_loses_no_other_socket_s_message():
+    layer = _plain_layer(layers.RedisChannelLayer)
+    got = asyncio.run(_receive_while_a_socket_closes(layer, 200))
+    assert got == [list(range(200))] * 2
