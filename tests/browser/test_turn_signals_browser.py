@@ -104,7 +104,10 @@ def test_the_countdown_and_the_title_go_with_the_seat_on_turn(live_server_url, n
         active = theirs.locator("#felt .player.active")
         expect(active.locator(".player-name")).to_have_text(names[id(mine)], use_inner_text=True)
         expect(active.locator(".turn-timer.ring")).to_be_visible()
-        mine.locator(MOVE).first.click()
+        # A pass when the auction leaves nothing else (the computers' calls vary with the deal).
+        expect(mine.locator(f"{MOVE}, #my-area .call-pass").first).to_be_visible()
+        moves = mine.locator(MOVE)
+        (moves.first if moves.count() else mine.locator("#my-area .call-pass")).click()
         expect(mine).to_have_title(TITLE)  # the turn moved on: the title is back
 
 
