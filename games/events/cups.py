@@ -96,6 +96,14 @@ class Reminder:
 def remind_if_due(event: Event) -> Reminder | None:
     """Claim ``event``'s reminder if it is a cup starting within ten minutes whose players
     were not reminded (once: whoever claims it first, a page or the command, sends it)."""
+    now = timezone.now()
+    if (
+        not event.is_cup
+        or event.reminded_at is not None
+        or event.starts_at is None
+        or not now < event.starts_at <= now + REMIND_BEFORE
+    ):
+        return None  # as the row read says: no need to ask the database
     if not Event.objects.filter(_due(), pk=event.pk).update(reminded_at=timezone.now()):
         return None
     return Reminder(event, players(event))

@@ -60,9 +60,7 @@ def test_players_register_for_a_public_cup_with_computers_and_play_it(live_serve
     cup_url = ana.url
     for page in pages:
         register_with_a_computer(page, cup_url)
-    expect(bob.get_by_role("region", name="Registered pairs")).to_contain_text(
-        "ana and a computer"
-    )
+    expect(bob.get_by_role("region", name="Registered pairs")).to_contain_text("ana and a computer")
     assert all(len(pair.contribution) == 64 for pair in cup.pairs.all())
     no_serious_violations(bob)
     bob.goto(base + "/")
