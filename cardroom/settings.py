@@ -235,6 +235,11 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Cardroom <noreply@localhost>")
+# The site's public address, for links in mail sent with no request at hand (a public cup's
+# reminder from manage.py start_due_events): by default the first trusted origin.
+SITE_URL = os.environ.get("SITE_URL", "") or next(
+    iter(CSRF_TRUSTED_ORIGINS), "http://localhost:8000"
+)
 
 # Security. Production (DEBUG off) is secure by default; TLS ends at the site itself or at
 # trusted proxies that set X-Forwarded-Proto.

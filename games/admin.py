@@ -1,4 +1,5 @@
-"""Moderation in the Django admin: users, tables, matches, chat and reports.
+"""Moderation in the Django admin: users, tables, matches, chat and reports; and the public
+cups staff schedule.
 
 Every moderation action goes through :mod:`games.people.moderation` (closing a table:
 :func:`games.tables.rows.abort_table`) and is written to the admin's log (``LogEntry``) with
@@ -23,6 +24,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import live
+from .events import cups
+from .events.running import EventError
 from .models import (
     Announcement,
     ChatMessage,
@@ -469,10 +472,41 @@ class EventPairInline(admin.TabularInline):
         return False
 
 
+class CupForm(forms.ModelForm):
+    """A new public cup: the site's duplicate event, open to every player."""
+
+    turn_seconds = forms.TypedChoiceField(
+        label=_("Turn timer"),
+        choices=[(30, _("30 seconds a move")), (60, _("60 seconds a move")), (0, _("No timer"))],
+        coerce=int,
+        initial=30,
+    )
+
+    class Meta:
+        model = Event
+        fields = ("name", "starts_at", "rounds", "deals_per_round", "turn_seconds")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["starts_at"].required = True
+        self.fields["rounds"].initial = 4
+        self.fields["deals_per_round"].initial = 4
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if not self.errors:
+            try:
+                cups.check(data["name"], data["rounds"], data["deals_per_round"], data["starts_at"])
+            except EventError as refusal:
+                raise forms.ValidationError(str(refusal)) from None
+        return data
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
-    """Duplicate events: a moderator cancels one that has not started. The secret and seed
-    show once the event is over (before, they would give every deal)."""
+    """Duplicate events: staff schedule public cups (events of no club, open to every
+    player); a moderator cancels one that has not started. The secret and seed show once the
+    event is over (before, they would give every deal)."""
 
     list_display = ("name", "club", "status", "current_round", "rounds", "starts_at", "created_at")
     list_filter = ("status",)
@@ -496,20 +530,33 @@ class EventAdmin(admin.ModelAdmin):
     actions = ("cancel",)
 
     def get_fields(self, request: HttpRequest, obj: Event | None = None) -> tuple[str, ...]:
-        if obj is not None and obj.status == Event.Status.FINISHED:
+        if obj is None:
+            return CupForm.Meta.fields
+        if obj.status == Event.Status.FINISHED:
             return self.fields + self.ended_fields
         return self.fields
 
     def get_readonly_fields(self, request: HttpRequest, obj: Event | None = None):
-        return self.get_fields(request, obj)
+        return () if obj is None else self.get_fields(request, obj)
+
+    def get_form(self, request: HttpRequest, obj: Event | None = None, **kwargs):
+        if obj is None:
+            kwargs["form"] = CupForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_inlines(self, request: HttpRequest, obj: Event | None = None) -> list:
+        return [] if obj is None else self.inlines
+
+    def save_model(self, request: HttpRequest, obj: Event, form, change: bool) -> None:
+        if not change:  # a new public cup, run by the site
+            obj.club = None
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
 
     def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
         if lookup.split(LOOKUP_SEP, 1)[0] in self.ended_fields:
             return False
         return super().lookup_allowed(lookup, value, request)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
     @admin.action(description=_("Cancel the selected events that have not started"))
     def cancel(self, request: HttpRequest, queryset: QuerySet[Event]) -> None:

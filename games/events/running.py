@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from ..catalog import get_game
 from ..engines import duplicate, fair_deals
 from ..models import Club, Event, EventPair, EventTable, Match, Seat, Table
-from ..people import access, clubs
+from ..people import access, clubs, friends
 from ..refusals import Refusal
 from ..tables.extensions import Notice
 from ..tables.matches import begin_match
@@ -91,6 +91,20 @@ def create_event(
     )
 
 
+def runs(event: Event, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` runs ``event`` (starts or cancels it): a club's admins; staff, a
+    public cup."""
+    if event.club_id is None:
+        return user.is_authenticated and user.is_staff
+    return clubs.is_admin(event.club, user)
+
+
+def _not_yours(event: Event) -> str:
+    if event.club_id is None:
+        return _("Only staff can do that.")
+    return _("Only the club's admins can do that.")
+
+
 def pair_of(event: Event, user: AbstractBaseUser) -> EventPair | None:
     """The pair ``user`` plays in at ``event``, if any."""
     if not user.is_authenticated:
@@ -101,8 +115,9 @@ def pair_of(event: Event, user: AbstractBaseUser) -> EventPair | None:
 def register(
     event: Event, user: AbstractBaseUser, partner_name: str, contribution: str = ""
 ) -> EventPair:
-    """Register ``user`` with a partner, by username ("" : a computer partner), both active
-    members of the club; ``contribution``: the browser's share of the event's seed."""
+    """Register ``user`` with a partner, by username ("" : a computer partner), both who may
+    play in the event (``access.may_play_in``); ``contribution``: the browser's share of the
+    event's seed."""
     if contribution and not fair_deals.is_contribution(contribution):
         raise EventError(
             _("Your browser's contribution to the deals was not 64 hexadecimal digits.")
@@ -111,7 +126,9 @@ def register(
         event = Event.objects.select_for_update().get(pk=event.pk)
         if event.status != Event.Status.REGISTRATION:
             raise EventError(_("Registration for this event is closed."))
-        if not access.is_member(event.club, user):
+        if not access.may_play_in(event, user):
+            if event.club_id is None:
+                raise EventError(_("Sign in to play in the cup."))
             raise EventError(_("Only the club's members can play in its events."))
         partner = None
         if partner_name.strip():
@@ -120,10 +137,11 @@ def register(
                 .objects.filter(username__iexact=partner_name.strip(), is_active=True)
                 .first()
             )
-            if partner is None or not access.is_member(event.club, partner):
-                raise EventError(
-                    _("%(name)s is not a member of this club.") % {"name": partner_name.strip()}
-                )
+            if partner is None or not access.may_partner(event, user, partner):
+                name = {"name": partner_name.strip()}
+                if event.club_id is None:
+                    raise EventError(_("%(name)s cannot be your partner.") % name)
+                raise EventError(_("%(name)s is not a member of this club.") % name)
             if partner.pk == user.pk:
                 raise EventError(_("Your partner is someone else."))
         for player in (user, partner):
@@ -140,8 +158,15 @@ def register(
 
 def free_members(event: Event, user: AbstractBaseUser, limit: int) -> list[str]:
     """The first ``limit`` of the club's active members ``user`` may register with (not
-    registered yet), by name."""
+    registered yet), by name; at a public cup, of their friends (anyone else is typed)."""
     taken = {pk for pair in event.pairs.all() for pk in (pair.player_id, pair.partner_id) if pk}
+    if event.club_id is None:
+        names = sorted(
+            friend.get_username()
+            for friend in friends.friends_of(user)
+            if friend.pk not in taken and friend.is_active
+        )
+        return names[:limit]
     return list(
         event.club.memberships.filter(status="active", user__is_active=True)
         .exclude(user_id__in=taken | {user.pk})
@@ -173,8 +198,8 @@ def start(event: Event, admin: AbstractBaseUser | None) -> Started:
     """Start the event now: an admin asks (``admin``), or its time came (None)."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
-        if admin is not None and not clubs.is_admin(event.club, admin):
-            raise EventError(_("Only the club's admins can do that."))
+        if admin is not None and not runs(event, admin):
+            raise EventError(_not_yours(event))
         if event.status != Event.Status.REGISTRATION:
             raise EventError(_("This event has started already."))
         pairs = list(event.pairs.order_by("created_at", "pk"))
@@ -340,8 +365,8 @@ def close(event: Event, admin: AbstractBaseUser) -> None:
     """Cancel an event before it starts."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
-        if not clubs.is_admin(event.club, admin):
-            raise EventError(_("Only the club's admins can do that."))
+        if not runs(event, admin):
+            raise EventError(_not_yours(event))
         if event.status != Event.Status.REGISTRATION:
             raise EventError(_("This event has started already."))
         event.status = Event.Status.CANCELLED

@@ -6,13 +6,16 @@ the engine for **that user's seat's** view only (spectators: ``seat=None``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from html import escape
 from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -390,8 +393,8 @@ def render_flash(message: str) -> str:
 
 def render_notice(user: AbstractBaseUser, kind: str, pk: int, table: str = "") -> str:
     """A notice for ``user``'s open pages: an invitation to answer, an answer to theirs, a
-    friend request, or an event's news (``table``: the code of the table a round seats them
-    at); "" when it is no longer theirs or no longer waiting."""
+    friend request, a cup's reminder, or an event's news (``table``: the code of the table a
+    round seats them at); "" when it is no longer theirs or no longer waiting."""
     context: dict[str, object] = {"kind": kind}
     if kind == "invitation":
         context["invitation"] = (
@@ -418,6 +421,14 @@ def render_notice(user: AbstractBaseUser, kind: str, pk: int, table: str = "") -
         )
         if context["request"] is None:
             return ""
+    elif kind == "event_soon":
+        # A cup's reminder, while it has not started and they are still registered.
+        registered = Q(pairs__player_id=user.pk) | Q(pairs__partner_id=user.pk)
+        event = Event.objects.filter(registered, pk=pk, status=Event.Status.REGISTRATION).first()
+        if event is None or event.starts_at is None:
+            return ""
+        left = (event.starts_at - timezone.now()).total_seconds()
+        context.update(event=event, minutes=max(1, math.ceil(left / 60)))
     elif kind in ("event_round", "event_over"):
         context["event"] = Event.objects.filter(pk=pk).first()
         if context["event"] is None:

@@ -1,4 +1,5 @@
-"""A club's duplicate events: the event, its registered pairs and each round's tables."""
+"""Duplicate events, a club's or the site's (a public cup): the event, its registered pairs and
+each round's tables."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from .tables import Table
 
 
 class Event(models.Model):
-    """A club's duplicate Belote event: pairs registered in advance, rounds of the same deals
-    at every table, matchpoints (``games.engines.duplicate``, ``docs/duplicate.md``)."""
+    """A duplicate Belote event: pairs registered in advance, rounds of the same deals at
+    every table, matchpoints (``games.engines.duplicate``, ``docs/duplicate.md``). A club's
+    event is its members'; one of no club is a public cup, scheduled by staff, open to every
+    player."""
 
     class Status(models.TextChoices):
         REGISTRATION = "registration", _("registration open")
@@ -23,8 +26,14 @@ class Event(models.Model):
         FINISHED = "finished", pgettext_lazy("event", "finished")
         CANCELLED = "cancelled", _("cancelled")
 
+    #: None: a public cup, run by the site.
     club = models.ForeignKey(
-        Club, on_delete=models.CASCADE, related_name="events", verbose_name=_("club")
+        Club,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name=_("club"),
     )
     name = models.CharField(_("name"), max_length=80)
     created_by = models.ForeignKey(
@@ -49,6 +58,8 @@ class Event(models.Model):
     #: The seed, from the secret and the pairs' contributions, fixed at the start.
     seed = models.CharField(_("seed"), max_length=64, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    #: When its players were told that it starts soon (None: not yet).
+    reminded_at = models.DateTimeField(_("players reminded"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     #: The analysis' version every played deal of the over event has a kept review of (0:
     #: not yet): until it is the game's, the pars are being worked out (``games.events.par``).
@@ -64,6 +75,11 @@ class Event(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("event", args=[self.pk])
+
+    @property
+    def is_cup(self) -> bool:
+        """Whether it is a public cup (the site's, no club's)."""
+        return self.club_id is None
 
     @property
     def commitment(self) -> str:

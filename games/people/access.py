@@ -9,6 +9,10 @@ record shows to anyone for a public table and to its players and staff for a pri
 nothing of an event's round shows before every table of the round has finished it, and once
 the event is over its matches show to every signed-in player who may see the event (its
 results link them).
+
+A club's event is seen by anyone unless its club is hidden, and played by the club's members;
+a public cup (an event of no club, the site's) is seen by anyone and played by every active
+player, with any partner who does not block them.
 """
 
 from __future__ import annotations
@@ -114,8 +118,34 @@ def tables_listed_to(viewer: AbstractBaseUser) -> Q:
 
 def may_see_event(event: Event, user: AbstractBaseUser) -> bool:
     """Whether ``user`` may see ``event`` (its page, its published log): anyone, unless its
-    club is hidden (then staff only)."""
-    return user.is_staff or not event.club.hidden
+    club is hidden (then staff only); a public cup, anyone."""
+    return user.is_staff or event.club_id is None or not event.club.hidden
+
+
+def may_play_in(event: Event, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` may play in ``event`` (register, or be named a partner): a club's
+    active members; at a public cup, every active signed-in player."""
+    if event.club_id is None:
+        return user.is_authenticated and user.is_active
+    return is_member(event.club, user)
+
+
+def may_partner(event: Event, user: AbstractBaseUser, partner: AbstractBaseUser) -> bool:
+    """Whether ``user`` may register ``partner`` with them: someone who may play in the
+    event and, at a public cup (where players need not know each other), who does not block
+    them."""
+    if not may_play_in(event, partner):
+        return False
+    return (
+        event.club_id is not None
+        or not Block.objects.filter(blocker_id=partner.pk, blocked_id=user.pk).exists()
+    )
+
+
+def _seen_events(path: str) -> Q:
+    """Events (at ``path``) anyone may see, as :func:`may_see_event` says: public cups and
+    the events of clubs that are not hidden."""
+    return Q(**{f"{path}club__isnull": True}) | Q(**{f"{path}club__hidden": False})
 
 
 def records_shown_to(viewer: AbstractBaseUser, match: str = "") -> Q:
@@ -131,11 +161,6 @@ def records_shown_to(viewer: AbstractBaseUser, match: str = "") -> Q:
     if not viewer.is_authenticated:
         return public & revealed
     played = MatchPlayer.objects.filter(match=OuterRef(f"{match}pk"), user_id=viewer.pk)
-    # As :func:`may_see_event` says, for the events of clubs that are not hidden.
-    event_over = Q(
-        **{
-            f"{match}table__event_table__event__status": Event.Status.FINISHED,
-            f"{match}table__event_table__event__club__hidden": False,
-        }
-    )
+    event = f"{match}table__event_table__event__"
+    event_over = Q(**{f"{event}status": Event.Status.FINISHED}) & _seen_events(event)
     return (public | Q(Exists(played)) | event_over) & revealed

@@ -1,5 +1,6 @@
-"""Duplicate events: scheduling from the club's page, the event's page (registration, the
-rounds in progress, the standings, the results) and its published log."""
+"""Duplicate events, a club's or a public cup: scheduling from the club's page (a cup's in the
+admin), the event's page (registration, the rounds in progress, the standings, the results)
+and its published log."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import live
-from ..events import par, results, running
+from ..events import cups, par, results, running
 from ..models import Event
-from ..people import access, clubs
+from ..people import access
 from . import done
 from .clubs import EventForm, _club
 
@@ -52,9 +53,19 @@ def new_event(request: HttpRequest, pk: int) -> HttpResponse:
     return done(request, club, created)
 
 
-def _advance(event: Event) -> Event:
+def remind(reminder: cups.Reminder | None, url: str) -> None:
+    """Tell a cup's players that it starts soon, on their open pages and by mail (``url``:
+    the cup's page)."""
+    if reminder is not None:
+        for group, message in live.notify.notice_messages(reminder.notices()):
+            live.notify.send_sync(group, message)
+        cups.mail(reminder, url)
+
+
+def _advance(request: HttpRequest, event: Event) -> Event:
     """The event as it stands, once started if its time came or moved on to its next round
-    if the last table of its round finished."""
+    if the last table of its round finished; a cup's players reminded if it starts soon."""
+    remind(cups.remind_if_due(event), request.build_absolute_uri(event.get_absolute_url()))
     _tell(running.start_if_due(event))
     if event.status == Event.Status.RUNNING:
         _tell(running.catch_up(event))
@@ -78,17 +89,17 @@ def _page(request: HttpRequest, event: Event, progress: list | None = None) -> d
         if par_pending:
             par.schedule(event.pk)
     pair = running.pair_of(event, request.user)
-    is_member = access.is_member(event.club, request.user)
+    may_play = access.may_play_in(event, request.user)
     partners = (
         running.free_members(event, request.user, MAX_PARTNER_CHOICES + 1)
-        if event.status == Event.Status.REGISTRATION and is_member and pair is None
+        if event.status == Event.Status.REGISTRATION and may_play and pair is None
         else []
     )
     return {
         "event": event,
         "club": event.club,
-        "is_admin": clubs.is_admin(event.club, request.user),
-        "is_member": is_member,
+        "is_admin": running.runs(event, request.user),
+        "is_member": may_play,
         "pair": pair,
         "pairs": [
             (pair, results.pair_name(pair))
@@ -104,7 +115,8 @@ def _page(request: HttpRequest, event: Event, progress: list | None = None) -> d
         "par_pending": par_pending,
         # Past so many, the partner is typed (with suggestions) rather than chosen from a list.
         "partners": partners[:MAX_PARTNER_CHOICES],
-        "partner_typed": len(partners) > MAX_PARTNER_CHOICES,
+        # At a cup, any player may be named: only friends are suggested.
+        "partner_typed": event.is_cup or len(partners) > MAX_PARTNER_CHOICES,
     }
 
 
@@ -120,7 +132,7 @@ def _chosen_round(request: HttpRequest, rounds: list[int]) -> int | None:
 @require_GET
 @login_required
 def event_page(request: HttpRequest, pk: int) -> HttpResponse:
-    event = _advance(_event(pk, request.user))
+    event = _advance(request, _event(pk, request.user))
     return render(request, "games/events/event.html", _page(request, event))
 
 
@@ -130,7 +142,7 @@ def event_progress(request: HttpRequest, pk: int) -> HttpResponse:
     """What htmx polls on the event's page: a change of stage reloads the page; a running
     event's live part comes again when it changed; an over event's page reloads once its pars
     are all worked out. Nothing is worked out here before the answer "no change"."""
-    event = _advance(_event(pk, request.user))
+    event = _advance(request, _event(pk, request.user))
     if request.GET.get("status") != event.status:
         return _reload()
     if event.status == Event.Status.FINISHED:

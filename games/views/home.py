@@ -3,6 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from ..events import cups
 from ..tables.lobby import lobby_context, quick_games
 from .tables import new_table_forms, play_now_commitment
 
@@ -10,7 +11,11 @@ from .tables import new_table_forms, play_now_commitment
 def home(request: HttpRequest) -> HttpResponse:
     """Welcome page; logged-in players see the lobby with the new-table form."""
     if not request.user.is_authenticated:
-        return render(request, "games/home.html", {"quick_games": quick_games()})
+        return render(
+            request, "games/home.html", {"quick_games": quick_games(), "cups": cups.listed()}
+        )
     context = lobby_context(request.user)
-    context.update(new_table_forms(), play_now_commitment=play_now_commitment(request))
+    context.update(
+        new_table_forms(), play_now_commitment=play_now_commitment(request), cups=cups.listed()
+    )
     return render(request, "games/lobby.html", context)

@@ -1,16 +1,18 @@
-"""Start the duplicate events whose start time has come (run it every minute, from cron or a
-scheduler; an event's page also starts it when someone has it open)."""
+"""Start the duplicate events whose start time has come, and remind the players of the public
+cups that start within ten minutes (run it every minute, from cron or a scheduler; an event's
+page also does both when someone has it open)."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from games.events import running
+from games.events import cups, running
 from games.live.notify import notice_messages, send_sync
+from games.views.events import remind
 
 
 class Command(BaseCommand):
-    help = "Start the duplicate events whose start time has come."
+    help = "Start the duplicate events whose start time has come; remind cups' players."
 
     def handle(self, *args, **options) -> None:
         for event in running.due_events():
@@ -21,3 +23,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"started {event}")
             else:
                 self.stdout.write(f"cancelled {event}: too few pairs")
+        for event in cups.to_remind():
+            reminder = cups.remind_if_due(event)
+            if reminder is not None:
+                remind(reminder, cups.site_url(event.get_absolute_url()))
+                self.stdout.write(f"reminded the players of {event}")
