@@ -110,7 +110,7 @@ def test_every_table_of_a_round_plays_the_same_deals_and_rounds_differ():
     started = running.start(event, players[0])
     event.refresh_from_db()
     assert event.status == Event.Status.RUNNING and started.round == 1
-    # Two pairs padded with computers to four: two tables a round, humans against computers.
+    # Two pairs meet at one table; two computer pairs play the same deals at the other.
     for number in (1, 2):
         tables = round_tables(event, number)
         assert len(tables) == 2
@@ -136,16 +136,53 @@ def test_every_table_of_a_round_plays_the_same_deals_and_rounds_differ():
     assert event.status == Event.Status.FINISHED
 
 
-def test_pairs_sit_as_partners_and_computers_fill_the_missing_pairs():
-    players, event = registered_event()
+def test_two_pairs_meet_every_round_while_computer_pairs_play_the_deals_beside_them():
+    players, event = registered_event(rounds=3)
+    pairs = list(event.pairs.order_by("created_at"))
     running.start(event, players[0])
-    first, _second = round_tables(event, 1)
-    seats = {seat.index: seat for seat in first.table.seats.all()}
-    pair = first.team_0 or first.team_1
-    side = 0 if first.team_0 else 1
-    assert {seats[side].user, seats[side + 2].user} == {pair.player, pair.partner}
-    assert seats[1 - side].bot_level and seats[3 - side].bot_level
-    assert first.table.club_id == event.club_id and first.table.is_private
+    for number in (1, 2, 3):
+        if number > 1:
+            finish_round(event, number - 1)
+        meeting, beside = round_tables(event, number)
+        assert {meeting.team_0, meeting.team_1} == set(pairs)  # the people meet each round
+        seats = {seat.index: seat for seat in meeting.table.seats.all()}
+        for side, pair in ((0, meeting.team_0), (1, meeting.team_1)):
+            assert {seats[side].user, seats[side + 2].user} == {pair.player, pair.partner}
+        assert not any(seat.bot_level for seat in seats.values())
+        assert beside.team_0 is None and beside.team_1 is None
+        assert {beside.computers_0, beside.computers_1} == {1, 2}
+        assert all(s.bot_level and s.user is None for s in beside.table.seats.all())
+        for place in (meeting, beside):
+            assert place.table.club_id == event.club_id and place.table.is_private
+    # Each pair sits in both directions in turn.
+    directions = [round_tables(event, n)[0].team_0 for n in (1, 2, 3)]
+    assert directions == [pairs[0], pairs[1], pairs[0]]
+
+
+def test_a_pair_with_a_computer_partner_sits_beside_it_and_computers_fill_an_odd_table():
+    players = make_players(5)
+    club = club_with(players)
+    event = new_event(club, players[0], rounds=1)
+    running.register(event, players[0], players[1].username, "")
+    running.register(event, players[2], players[3].username, "")
+    running.register(event, players[4], "", "")
+    running.start(event, players[0])
+    tables = round_tables(event, 1)
+    assert len(tables) == 2
+    against = next(t for t in tables if t.team_0 is None or t.team_1 is None)
+    assert [against.computers_0, against.computers_1].count(1) == 1  # one computer pair
+    side = 1 if against.team_0 else 0
+    seats = {seat.index: seat for seat in against.table.seats.all()}
+    assert seats[side].bot_level and seats[side + 2].bot_level
+    lonely = next(
+        t
+        for t in tables
+        if t.team_0 == event.pairs.get(partner=None) or t.team_1 == event.pairs.get(partner=None)
+    )
+    side = 0 if lonely.team_0 and lonely.team_0.partner is None else 1
+    seats = {seat.index: seat for seat in lonely.table.seats.all()}
+    assert seats[side].user == players[4] and seats[side + 2].user is None
+    assert seats[side + 2].bot_level
 
 
 def test_registration_refusals_change_nothing():
@@ -317,19 +354,98 @@ def test_standings_give_matchpoints_by_the_rule():
             scores
         )
     lines = results.standings(event)
-    assert {line.pair for line in lines} == set(event.pairs.all())
+    assert {line.pair for line in lines} == {*event.pairs.all(), None}
     for line in lines:
         mine = [
             points
             for deal in deals
             for t in deal.tables
-            for pair, points in (
-                (t.table.team_0, t.matchpoints[0]),
-                (t.table.team_1, t.matchpoints[1]),
+            for pair, computers, points in (
+                (t.table.team_0, t.table.computers_0, t.matchpoints[0]),
+                (t.table.team_1, t.table.computers_1, t.matchpoints[1]),
             )
-            if pair == line.pair
+            if (pair, computers) == (line.pair, line.computers)
         ]
         assert line.matchpoints == sum(mine) and line.top == len(mine)
+
+
+def test_the_standings_show_the_computer_pairs_and_their_matchpoints(client):
+    players, event = started_event()
+    finish_round(event, 1)
+    lines = results.standings(event)
+    computers = [line for line in lines if line.is_computers]
+    assert [(line.name, line.computers) for line in sorted(computers, key=lambda x: x.name)] == [
+        ("Computer pair 1", 1),
+        ("Computer pair 2", 2),
+    ]
+    # Every matchpoint of the round is someone's: the computers' show beside the people's.
+    deals = results.revealed_deals(event)
+    given = sum(sum(t.matchpoints) for deal in deals for t in deal.tables)
+    assert sum(line.matchpoints for line in lines) == given == 2 * len(deals)
+    client.force_login(players[4])
+    page = client.get(reverse("event", args=[event.pk])).content.decode()
+    standings = page[page.index('<table class="standings">') :]
+    for line in computers:
+        row = standings[
+            standings.index(line.name) : standings.index("</tr>", standings.index(line.name))
+        ]
+        assert 'class="computer-mark"' in row
+    assert "they take matchpoints like any pair" in page
+    human = standings[standings.index("player0 &amp; player1") :]
+    assert 'class="computer-mark"' not in human[: human.index("</th>")]
+
+
+def test_pairs_on_the_same_matchpoints_share_their_places(client):
+    players, event = started_event()
+    finish_round(event, 1)
+    meeting, beside = round_tables(event, 1)
+    # Kept matchpoints of the round: 2 and 0 at one table, 1 and 1 at the other.
+    EventTable.objects.filter(pk=meeting.pk).update(points={"matchpoints": [2.0, 0.0], "top": 2})
+    EventTable.objects.filter(pk=beside.pk).update(points={"matchpoints": [1.0, 1.0], "top": 2})
+    lines = results.standings(event)
+    assert [(line.place, line.last_place, line.matchpoints) for line in lines] == [
+        (1, 1, 2.0),
+        (2, 3, 1.0),
+        (2, 3, 1.0),
+        (4, 4, 0.0),
+    ]
+    assert [line.shared for line in lines] == [False, True, True, False]
+    client.force_login(players[4])
+    page = client.get(reverse("event", args=[event.pk])).content.decode()
+    assert page.count('<span aria-hidden="true">2–3</span>') == 2
+    assert page.count("places 2 to 3, shared") == 2
+
+
+def test_event_tables_ask_before_announcing_unless_the_event_chose_otherwise(client):
+    players, event = registered_event(rounds=1)
+    assert event.ask_to_announce  # on by default
+    running.start(event, players[0])
+    for place in round_tables(event, 1):
+        assert place.table.options["ask_to_announce"] is True
+        state = belote.loads(Match.objects.get(table_id=place.table_id).state)
+        assert state.cfg.ask
+    club = event.club
+    client.force_login(players[0])
+    form = client.get(club.get_absolute_url()).content.decode()
+    box = form[form.index('<input type="checkbox" name="ask_to_announce"') :]
+    assert box[: box.index(">")].endswith(" checked")  # ticked when the form opens
+    fields = {"name": "Quick cup", "rounds": 1, "deals_per_round": 1, "turn_seconds": 0}
+    client.post(reverse("new_event", args=[club.pk]), fields)
+    quick = Event.objects.get(name="Quick cup")
+    assert not quick.ask_to_announce  # the box left unticked
+    client.post(
+        reverse("new_event", args=[club.pk]),
+        fields | {"name": "Asking cup", "ask_to_announce": "on"},
+    )
+    assert Event.objects.get(name="Asking cup").ask_to_announce
+    running.register(quick, players[0], players[1].username, "")
+    running.register(quick, players[2], players[3].username, "")
+    running.start(quick, players[0])
+    for place in round_tables(quick, 1):
+        assert place.table.options["ask_to_announce"] is False
+        assert not belote.loads(Match.objects.get(table_id=place.table_id).state).cfg.ask
+    page = client.get(reverse("event", args=[quick.pk])).content.decode()
+    assert "everything is announced" in page
 
 
 def test_the_published_log_checks_and_a_changed_deal_does_not():
@@ -381,7 +497,7 @@ def test_an_event_table_shows_only_to_its_players_until_its_round_is_over(client
     players, event = registered_event(rounds=1)
     running.start(event, players[0])
     first, _second = round_tables(event, 1)
-    outsider = next(p for p in players[:4] if not first.table.seats.filter(user=p).exists())
+    outsider = players[4]  # a member of the club, not playing
     client.force_login(outsider)
     url = first.table.get_absolute_url()
     assert client.get(url).status_code == 404

@@ -9,9 +9,10 @@ Pure: no Django, randomness only from a seed (:mod:`games.engines.chance`).
 - Matchpoints (:func:`matchpoints`): a pair gets 1 for each pair it outscored on the deal in the
   same direction (team 0's seats, or team 1's) at another table, ½ for each tie, 0 otherwise.
   A pair's score on a deal is its written points minus its opponents'.
-- The movement (:func:`movement`): the pairs, padded with computer pairs to an even number of
-  at least four, meet by the circle method: each round a different opponent, and each pair sits
-  in each direction in half of its rounds, within one.
+- The movement (:func:`movement`): the registered pairs meet each other by the circle method
+  (each round a different opponent while there are new ones, one against a computer pair when
+  their number is odd), computer pairs play the deals at a second table when the pairs fill only
+  one, and each pair sits in each direction in half of its rounds, within one.
 """
 
 from __future__ import annotations
@@ -24,9 +25,6 @@ from . import belote
 from .cards import DrawnDeal
 
 K = TypeVar("K", bound=Hashable)
-
-#: A seat of the movement taken by a computer pair.
-COMPUTERS = -1
 
 
 def deal_score(result: belote.DealResult) -> tuple[int, int]:
@@ -56,34 +54,42 @@ def deal_matchpoints(tables: Mapping[K, tuple[int, int]]) -> dict[K, tuple[float
 
 
 def movement(pairs: int, rounds: int) -> list[list[tuple[int, int]]]:
-    """Per round, its tables as (pair sitting as team 0, pair sitting as team 1), pairs
-    numbered from 0 and :data:`COMPUTERS` for a computer pair filling in.
+    """Per round, its tables as (pair sitting as team 0, pair sitting as team 1), the
+    registered pairs numbered from 0 and computer pairs from ``pairs`` on (the first computer
+    pair is ``pairs``, the next ``pairs + 1``; see :func:`is_computers`).
 
-    The pairs are padded with computer pairs to an even number of at least four (so that
-    every round has two tables or more to compare); the circle method gives each pair a new
-    opponent every round while there are new ones, and each pair sits as team 0 in half of
+    Registered pairs meet each other: by the circle method, a new opponent every round while
+    there are new ones, one of them against a computer pair each round when their number is
+    odd. With a single table of them, a table of two computer pairs plays the deals beside it,
+    so that every round has two tables or more to compare. Each pair sits as team 0 in half of
     its rounds, within one.
     """
     if pairs < 1 or rounds < 1:
         raise ValueError("an event needs at least one pair and one round")
-    count = max(4, pairs + pairs % 2)
-    seats = list(range(count))
-    as_team_0 = [0] * count  # rounds each seat has sat as team 0
+    circle = pairs + pairs % 2
+    count = max(4, circle)
+    seats = list(range(circle))
+    as_team_0 = [0] * count  # rounds each pair has sat as team 0
     result = []
     for number in range(rounds):
+        meeting = [(seats[index], seats[circle - 1 - index]) for index in range(circle // 2)]
+        meeting += [(first, first + 1) for first in range(circle, count, 2)]
         tables = []
-        for index in range(count // 2):
-            one, other = seats[index], seats[count - 1 - index]
+        for index, (one, other) in enumerate(meeting):
             # Team 0 goes to whichever has sat there less (on a tie, by the round and table).
             if (as_team_0[one], (number + index) % 2) > (as_team_0[other], 0):
                 one, other = other, one
             as_team_0[one] += 1
-            tables.append(
-                (one if one < pairs else COMPUTERS, other if other < pairs else COMPUTERS)
-            )
+            tables.append((one, other))
         result.append(tables)
         seats = [seats[0], seats[-1], *seats[1:-1]]  # the circle turns, the first stays
     return result
+
+
+def is_computers(pairs: int, number: int) -> bool:
+    """Whether pair ``number`` of a :func:`movement` of ``pairs`` registered pairs is a
+    computer pair."""
+    return number >= pairs
 
 
 def round_seed(seed: str, round_number: int) -> str:

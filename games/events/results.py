@@ -8,6 +8,7 @@ round's deals, results or reviews shows to anyone.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import TypedDict
 
 from django.utils.translation import gettext as _
@@ -25,10 +26,25 @@ LOG_FORMAT = "cardroom-event-log"
 def pair_name(pair: EventPair | None) -> str:
     """A pair as the results name it: both players, a computer partner, or computers."""
     if pair is None:
-        return _("Computers")
+        return computers_name(None)
     if pair.partner is None:
         return _("%(name)s and a computer") % {"name": pair.player.get_username()}
     return f"{pair.player.get_username()} & {pair.partner.get_username()}"
+
+
+def computers_name(number: int | None) -> str:
+    """A computer pair as the results name it: by its number in the event, when known."""
+    if number is None:
+        return _("Computers")
+    return _("Computer pair %(n)d") % {"n": number}
+
+
+def team_names(place: EventTable) -> tuple[str, str]:
+    """The names of the pairs at an event table: in seats 1 and 3, then in seats 2 and 4."""
+    return (
+        pair_name(place.team_0) if place.team_0_id else computers_name(place.computers_0),
+        pair_name(place.team_1) if place.team_1_id else computers_name(place.computers_1),
+    )
 
 
 @dataclass
@@ -60,13 +76,25 @@ class Deal:
 
 @dataclass
 class Line:
-    """A pair's line of the standings."""
+    """A pair's line of the standings: a registered pair's, or a computer pair's (``pair``
+    None, ``computers`` its number)."""
 
-    pair: EventPair
+    pair: EventPair | None
     name: str
+    computers: int | None = None
     matchpoints: float = 0.0
     top: float = 0.0  # the most it could have scored on the deals it played
     by_round: list[float] = field(default_factory=list)
+    place: int = 0  # from 1; pairs on the same matchpoints share places, place to last_place
+    last_place: int = 0
+
+    @property
+    def is_computers(self) -> bool:
+        return self.pair is None
+
+    @property
+    def shared(self) -> bool:
+        return self.last_place > self.place
 
     @property
     def percent(self) -> float:
@@ -102,7 +130,7 @@ def round_progress(event: Event) -> list[TableProgress]:
         rows.append(
             {
                 "number": place.number + 1,
-                "names": (pair_name(place.team_0), pair_name(place.team_1)),
+                "names": team_names(place),
                 "done": done,
                 "finished": match is not None and match.status != Match.Status.RUNNING,
             }
@@ -151,7 +179,7 @@ def revealed_deals(event: Event, round_number: int | None = None) -> list[Deal]:
                         place,
                         matches[place.table_id],
                         index + 1,
-                        (pair_name(place.team_0), pair_name(place.team_1)),
+                        team_names(place),
                         dict(sheet[index]),
                         duplicate.deal_score(sheet[index]),
                     )
@@ -188,31 +216,41 @@ def shown_rounds(event: Event) -> list[int]:
 
 
 def standings(event: Event) -> list[Line]:
-    """The registered pairs by matchpoints over the revealed rounds, best first: added up from
-    the points kept per table (two queries)."""
+    """Every pair by matchpoints over the revealed rounds, best first, the computer pairs that
+    played the deals among them, pairs on the same matchpoints sharing their places: added up
+    from the points kept per table (two queries)."""
     places = list(EventTable.objects.filter(event=event, revealed=True))
     unkept = sorted({place.round for place in places if place.points is None})
     for number in unkept:  # revealed before the points were kept
         keep_points(event, number)
     if unkept:
         places = list(EventTable.objects.filter(event=event, revealed=True))
-    pairs = list(event.pairs.select_related("player", "partner"))
-    lines = {pair.pk: Line(pair, pair_name(pair)) for pair in pairs}
     rounds = sorted({place.round for place in places})
-    for line in lines.values():
-        line.by_round = [0.0] * len(rounds)
+    lines: dict[tuple[str, int | None], Line] = {
+        ("pair", pair.pk): Line(pair, pair_name(pair), by_round=[0.0] * len(rounds))
+        for pair in event.pairs.select_related("player", "partner")
+    }
     for place in places:
         kept = place.points or {"matchpoints": [0.0, 0.0], "top": 0}
-        for pair_id, points in zip(
-            (place.team_0_id, place.team_1_id), kept["matchpoints"], strict=True
-        ):
-            if pair_id is None:
-                continue
-            line = lines[pair_id]
+        teams = ((place.team_0_id, place.computers_0), (place.team_1_id, place.computers_1))
+        for (pair_id, computers), points in zip(teams, kept["matchpoints"], strict=True):
+            key = ("pair", pair_id) if pair_id is not None else ("computers", computers)
+            if key not in lines:
+                name = computers_name(computers)
+                lines[key] = Line(None, name, computers, by_round=[0.0] * len(rounds))
+            line = lines[key]
             line.matchpoints += points
             line.top += kept["top"]
             line.by_round[rounds.index(place.round)] += points
-    return sorted(lines.values(), key=lambda line: (-line.matchpoints, line.name))
+    ordered = sorted(lines.values(), key=lambda line: (-line.matchpoints, line.name))
+    first = 1
+    for _points, group in groupby(ordered, key=lambda line: line.matchpoints):
+        tied = list(group)
+        last = first + len(tied) - 1
+        for line in tied:
+            line.place, line.last_place = first, last
+        first = last + 1
+    return ordered
 
 
 def add_par(deals: list[Deal]) -> None:

@@ -64,8 +64,10 @@ def create_event(
     deals_per_round: int,
     turn_seconds: int,
     starts_at: datetime | None,
+    ask_to_announce: bool = True,
 ) -> Event:
-    """Schedule an event (``starts_at`` None: an admin starts it)."""
+    """Schedule an event (``starts_at`` None: an admin starts it; ``ask_to_announce``: its
+    tables' Belote option, players choose which declarations to announce)."""
     if not clubs.is_admin(club, admin):
         raise EventError(_("Only the club's admins can do that."))
     if "belote" not in club.games:
@@ -88,6 +90,7 @@ def create_event(
         deals_per_round=deals_per_round,
         turn_seconds=turn_seconds,
         starts_at=starts_at,
+        ask_to_announce=ask_to_announce,
     )
 
 
@@ -245,7 +248,10 @@ def _begin_round(event: Event, number: int, pairs: list[EventPair]) -> Started:
     """Open the tables of round ``number`` and start their matches, all from the round's seed."""
     by_number = {pair.number: pair for pair in pairs}
     spec = get_game("belote")
-    options = default_options("belote") | {"deals": event.deals_per_round}
+    options = default_options("belote") | {
+        "deals": event.deals_per_round,
+        "ask_to_announce": event.ask_to_announce,
+    }
     seed = duplicate.round_seed(event.seed, number)
     started = Started(event, number)
     tables = duplicate.movement(len(pairs), event.rounds)[number - 1]
@@ -259,6 +265,10 @@ def _begin_round(event: Event, number: int, pairs: list[EventPair]) -> Started:
             turn_seconds=event.turn_seconds,
         )
         team_0, team_1 = by_number.get(first), by_number.get(second)
+        computers = [
+            slot - len(pairs) + 1 if duplicate.is_computers(len(pairs), slot) else None
+            for slot in (first, second)
+        ]
         seats = []
         for team, pair in ((0, team_0), (1, team_1)):
             people = [pair.player, pair.partner] if pair is not None else [None, None]
@@ -276,7 +286,14 @@ def _begin_round(event: Event, number: int, pairs: list[EventPair]) -> Started:
                     started.players.append(person.pk)
         Seat.objects.bulk_create(sorted(seats, key=lambda seat: seat.index))
         EventTable.objects.create(
-            event=event, round=number, number=index, table=table, team_0=team_0, team_1=team_1
+            event=event,
+            round=number,
+            number=index,
+            table=table,
+            team_0=team_0,
+            team_1=team_1,
+            computers_0=computers[0],
+            computers_1=computers[1],
         )
         begin_match(table, shared_seed=seed)
         started.tables.append(table.pk)

@@ -47,6 +47,9 @@ class Event(models.Model):
     rounds = models.PositiveSmallIntegerField(_("rounds"))
     deals_per_round = models.PositiveSmallIntegerField(_("deals per round"))
     turn_seconds = models.PositiveSmallIntegerField(_("turn timer (seconds)"), default=0)
+    #: The tables' Belote option: players choose which declarations to announce (off:
+    #: everything is announced, as at a quick table).
+    ask_to_announce = models.BooleanField(_("ask before announcing"), default=True)
     status = models.CharField(
         _("status"), max_length=12, choices=Status.choices, default=Status.REGISTRATION
     )
@@ -127,7 +130,7 @@ class EventPair(models.Model):
 
 class EventTable(models.Model):
     """One table of an event's round: which pair sits as team 0 (seats 1 and 3) and which as
-    team 1 (None: computers)."""
+    team 1 (None: a computer pair, numbered in ``computers_0`` or ``computers_1``)."""
 
     event = models.ForeignKey(
         Event, on_delete=models.CASCADE, related_name="tables", verbose_name=_("event")
@@ -152,6 +155,13 @@ class EventTable(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("pair in seats 2 and 4"),
+    )
+    #: The computer pair in seats 1 and 3, or in seats 2 and 4, numbered from 1 in the event.
+    computers_0 = models.PositiveSmallIntegerField(
+        _("computer pair in seats 1 and 3"), null=True, blank=True
+    )
+    computers_1 = models.PositiveSmallIntegerField(
+        _("computer pair in seats 2 and 4"), null=True, blank=True
     )
     #: Every table of the round has finished: its records, reviews and results may show.
     revealed = models.BooleanField(_("round over everywhere"), default=False)

@@ -1,4 +1,5 @@
-"""``{% felt_players players %}`` and ``{% trick_area trick resting %}``: the Belote felt.
+"""``{% felt_players players %}`` and ``{% trick_area trick resting %}``: the Belote felt;
+``{% computer_mark %}``: its mark beside a computer's name, wherever it shows.
 
 Built in Python and kept per language and player, like the cards of ``cards``: a table's felt
 changes with every move, but of its four players only the one who moved and the one whose
@@ -76,6 +77,13 @@ COMPUTER_MARK = (
     '<rect x="1.5" y="2.5" width="13" height="9" rx="1" fill="none" stroke="currentColor"/>'
     '<path d="M5 14.5h6M8 11.5v3" stroke="currentColor"/></svg>'
 )
+
+
+@register.simple_tag
+def computer_mark() -> SafeString:
+    """The felt's computer mark, for computers named elsewhere (hidden from screen readers:
+    the words beside it say it)."""
+    return SafeString(COMPUTER_MARK)
 
 
 @per_language(maxsize=8192, takes_language=True)

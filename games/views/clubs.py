@@ -68,6 +68,16 @@ class EventForm(forms.Form):
         coerce=int,
         initial=30,
     )
+    ask_to_announce = forms.BooleanField(
+        label=gettext_lazy("Ask before announcing"),
+        help_text=gettext_lazy(
+            "With their first card the players choose which declarations to announce, and with "
+            "the first of a trump king and queen whether to say belot. Off: everything is "
+            "announced."
+        ),
+        required=False,
+        initial=True,
+    )
     starts_at = forms.DateTimeField(
         label=gettext_lazy("Starts at (your time)"),
         required=False,

@@ -88,6 +88,7 @@ def _page(request: HttpRequest, event: Event, progress: list | None = None) -> d
         results.add_par(deals)
         if par_pending:
             par.schedule(event.pk)
+    standings = results.standings(event) if rounds else []
     pair = running.pair_of(event, request.user)
     may_play = access.may_play_in(event, request.user)
     partners = (
@@ -108,7 +109,8 @@ def _page(request: HttpRequest, event: Event, progress: list | None = None) -> d
         "my_table": running.my_table(event, request.user),
         "progress": progress,
         "seen": results.seen(event, progress) if event.status == Event.Status.RUNNING else "",
-        "standings": results.standings(event) if rounds else [],
+        "standings": standings,
+        "computers_in_standings": any(line.is_computers for line in standings),
         "rounds_shown": rounds,
         "deals_round": shown,
         "deals": deals,

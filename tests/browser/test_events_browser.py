@@ -1,9 +1,9 @@
 """A small duplicate event through the real server: a club's admin schedules it, two pairs
-register, it starts; each round's notice takes the players to their tables, where they play
-their deals against computers; the standings show after the first round, and after the
-second the results by pair and by deal, with the log that ``games.verify`` accepts. axe-core
-clean on the club page, the event's registration, the event in progress and its results, at
-both sizes."""
+register, it starts; each round's notice takes the players to their table, where the two pairs
+meet while computer pairs play the same deals at the other table; the standings show after the
+first round (the computer pairs among them), and after the second the results by pair and by
+deal, with the log that ``games.verify`` accepts. axe-core clean on the club page, the event's
+registration, the event in progress and its results, at both sizes."""
 
 from __future__ import annotations
 
@@ -129,6 +129,8 @@ def test_a_small_duplicate_event_to_its_results(live_server_url, new_page, tmp_p
     progress = cid.get_by_role("region", name="Standings")
     expect(progress).to_contain_text("After 1 round.")
     expect(progress).to_contain_text("ana & bob")
+    expect(progress.locator("table.standings tbody tr")).to_have_count(4)  # two computer pairs
+    expect(progress.locator("table.standings .computer-mark")).to_have_count(2)
     expect(cid.get_by_role("heading", name="Round 2 of 2")).to_be_visible()
     no_serious_violations(cid)
     cid.go_back()
@@ -142,7 +144,7 @@ def test_a_small_duplicate_event_to_its_results(live_server_url, new_page, tmp_p
     expect(deals.locator("caption")).to_have_count(2)  # one round at a time
     expect(deals.locator("caption").first).to_have_text("Round 1, deal 1")
     expect(deals.locator("tbody tr")).to_have_count(4)  # two tables a deal
-    expect(deals).to_contain_text("Computers")
+    expect(deals).to_contain_text("Computer pair 1")
     # The pars are worked out in the background; the page shows them once they are all kept.
     expect(deals).not_to_contain_text("Par is being worked out")
     played = deals.locator("tbody tr").filter(has=dan.get_by_role("link", name="Review"))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from games.engines import belote, duplicate
-from games.engines.duplicate import COMPUTERS
 
 from .belote_helpers import calls, play_deal
 
@@ -45,24 +44,43 @@ def test_a_played_deals_score_is_what_its_teams_wrote_for_it():
 
 @pytest.mark.parametrize("pairs", [1, 2, 3, 4, 5, 6, 7, 8, 10])
 def test_the_movement_seats_every_pair_once_a_round_against_new_opponents(pairs):
-    count = max(4, pairs + pairs % 2)
-    rounds = duplicate.movement(pairs, count - 1)
+    circle = pairs + pairs % 2
+    rounds = duplicate.movement(pairs, max(3, circle - 1))
     met: dict[int, list[int]] = {pair: [] for pair in range(pairs)}
     first: dict[int, int] = {pair: 0 for pair in range(pairs)}
     for tables in rounds:
-        assert len(tables) == count // 2 >= 2  # two tables or more to compare
-        seated = [pair for table in tables for pair in table if pair != COMPUTERS]
-        assert sorted(seated) == list(range(pairs))  # each pair plays once a round
+        assert len(tables) == max(2, circle // 2)  # two tables or more to compare
+        seated = [pair for table in tables for pair in table]
+        assert len(set(seated)) == len(seated)
+        assert sorted(p for p in seated if p < pairs) == list(range(pairs))  # once a round
         for one, other in tables:
-            if one != COMPUTERS:
+            if one < pairs:
                 first[one] += 1
                 met[one].append(other)
-            if other != COMPUTERS:
+            if other < pairs:
                 met[other].append(one)
     for pair, opponents in met.items():
-        humans = [o for o in opponents if o != COMPUTERS]
-        assert len(set(humans)) == len(humans)  # never the same pair twice
+        # A new pair each round while there are new ones.
+        people = [o for o in opponents[: circle - 1] if o < pairs]
+        assert len(set(people)) == len(people)
         assert abs(2 * first[pair] - len(opponents)) <= 1  # each direction half the rounds
+
+
+@pytest.mark.parametrize("pairs", [2, 3, 4, 5, 6, 7, 8, 10])
+def test_registered_pairs_meet_each_other_and_computers_only_when_their_number_is_odd(pairs):
+    for tables in duplicate.movement(pairs, 5):
+        computers = [sum(duplicate.is_computers(pairs, p) for p in table) for table in tables]
+        assert computers.count(1) == pairs % 2  # one pair against computers when odd
+        # Two computer pairs play each other only where the pairs fill a single table.
+        assert computers.count(2) == (1 if pairs <= 2 else 0)
+
+
+def test_two_pairs_meet_in_every_round_while_computers_play_the_deals_beside_them():
+    for number, tables in enumerate(duplicate.movement(2, 4)):
+        assert tables[0] == ((0, 1) if number % 2 == 0 else (1, 0))  # both directions in turn
+        assert set(tables[1]) == {2, 3}
+        assert duplicate.is_computers(2, 2) and duplicate.is_computers(2, 3)
+        assert not duplicate.is_computers(2, 1)
 
 
 def test_every_table_of_a_round_gets_the_same_deals_and_rounds_differ():
