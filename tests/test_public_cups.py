@@ -135,7 +135,7 @@ def test_only_staff_start_or_cancel_a_cup():
 
 
 def test_a_due_cup_starts_by_the_command_its_tables_shown_only_to_their_players(client):
-    staff, ana, bob, cid = make_players(4)
+    staff, ana, bob, cid, outsider = make_players(5)
     cup = new_cup(staff)
     running.register(cup, ana, "")
     running.register(cup, bob, cid.username)
@@ -145,7 +145,7 @@ def test_a_due_cup_starts_by_the_command_its_tables_shown_only_to_their_players(
     assert cup.status == Event.Status.RUNNING
     mine = running.my_table(cup, ana)
     assert mine is not None and mine.club_id is None
-    assert access.may_open(mine, ana) and not access.may_open(mine, cid)
+    assert access.may_open(mine, ana) and not access.may_open(mine, outsider)
     client.force_login(ana)
     assert "Go to your table" in client.get(cup.get_absolute_url()).content.decode()
 
