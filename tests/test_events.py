@@ -21,8 +21,9 @@ from games.events.running import EventError
 from games.live import moves, notify, presence
 from games.live.frames import render_notice
 from games.models import Club, Event, EventTable, Match, RatingChange, Table
-from games.people import access, clubs
+from games.people import access, clubs, limits
 from games.tables import matches, play
+from games.tables.lobby import my_tables
 from games.tables.rows import TableError
 
 from .factories import make_players
@@ -458,3 +459,28 @@ def test_a_start_time_is_taken_in_the_admins_time_zone(client):
         },
     )
     assert Event.objects.get().starts_at == when
+
+
+def computer_partnered_event(rounds=1, deals=1):
+    """Two players registered each with a computer partner, the event started by its admin
+    (who plays too); the players and the event."""
+    players = make_players(3)
+    event = new_event(club_with(players), players[0], rounds, deals)
+    running.register(event, players[0], "", "")
+    running.register(event, players[1], "", "")
+    running.start(event, players[0])
+    event.refresh_from_db()
+    return players, event
+
+
+def test_the_event_tables_in_my_tables_are_those_where_i_sit(client):
+    players, event = computer_partnered_event()
+    creator = players[0]  # who created the event, and plays in it
+    mine = running.my_table(event, creator)
+    assert [table.pk for table in my_tables(creator)] == [mine.pk]
+    assert limits.tables_in_play(creator) == 1
+    client.force_login(creator)
+    page = client.get(reverse("home")).content.decode()
+    others = [p.table for p in round_tables(event, 1) if p.table_id != mine.pk]
+    assert mine.get_absolute_url() in page
+    assert others and not any(table.get_absolute_url() in page for table in others)
