@@ -484,3 +484,24 @@ def test_the_event_tables_in_my_tables_are_those_where_i_sit(client):
     others = [p.table for p in round_tables(event, 1) if p.table_id != mine.pk]
     assert mine.get_absolute_url() in page
     assert others and not any(table.get_absolute_url() in page for table in others)
+
+
+def test_the_admin_shows_an_early_finished_tables_result_only_once_its_round_is_over(client):
+    players, event = computer_partnered_event()
+    first, second = round_tables(event, 1)
+    done = play_out(first.table_id)
+    assert done.result
+    staff = players[2]
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    client.force_login(staff)
+    url = reverse("admin:games_match_change", args=[done.pk])
+    record = client.get(url).content.decode()
+    assert "field-result" not in record and reverse("replay", args=[done.pk]) not in record
+    changelist = reverse("admin:games_match_changelist")
+    probe = client.get(changelist, {"result__isnull": "False"})
+    assert probe.status_code != 200 or str(done.table) not in probe.content.decode()
+    play_out(second.table_id)
+    running.table_finished(second.table_id)
+    record = client.get(url).content.decode()
+    assert "field-result" in record and reverse("replay", args=[done.pk]) in record
