@@ -20,14 +20,23 @@ from games.events import results, running
 from games.events.running import EventError
 from games.live import moves, notify, presence
 from games.live.frames import render_notice
-from games.models import Club, Event, EventTable, Match, RatingChange, Table
+from games.models import (
+    Club,
+    Event,
+    EventTable,
+    Match,
+    MatchPlayer,
+    Move,
+    RatingChange,
+    Table,
+)
 from games.people import access, clubs, limits
 from games.tables import matches, play
 from games.tables.lobby import my_tables
 from games.tables.rows import TableError
 
 from .factories import make_players
-from .live import live_test
+from .live import connect, live_test
 
 pytestmark = pytest.mark.django_db
 
@@ -505,3 +514,29 @@ def test_the_admin_shows_an_early_finished_tables_result_only_once_its_round_is_
     running.table_finished(second.table_id)
     record = client.get(url).content.decode()
     assert "field-result" in record and reverse("replay", args=[done.pk]) in record
+
+
+def match_finished(table_id: int) -> bool:
+    return Match.objects.filter(table_id=table_id, status=Match.Status.FINISHED).exists()
+
+
+@live_test
+async def test_a_pair_that_never_opens_its_table_is_covered_and_its_table_finishes(settings):
+    """A "No timer" round: one player opens their table, the other never opens theirs. Their
+    seat counts as away from the round's start, so a computer covers it after the grace, and
+    the first player's connection wakes that table, which nobody has open."""
+    settings.AWAY_GRACE_SECONDS = 0
+    players, event = await sync_to_async(computer_partnered_event)()
+    here = await sync_to_async(running.my_table)(event, players[0])
+    gone = await sync_to_async(running.my_table)(event, players[1])
+    layer = get_channel_layer()
+    heard = await layer.new_channel()
+    await layer.group_add(notify.table_group(gone.pk), heard)
+    socket = await connect(players[0], f"/ws/table/{here.code}/")
+    async with asyncio.timeout(60):
+        while not await sync_to_async(match_finished)(gone.pk):
+            await layer.receive(heard)  # a move at that table: look again
+    absent = await sync_to_async(MatchPlayer.objects.get)(match__table=gone, user=players[1])
+    assert absent.covered
+    assert not await sync_to_async(Move.objects.filter(match__table=gone, user=players[1]).exists)()
+    await socket.disconnect()

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from ..catalog import get_game
 from ..engines import duplicate, fair_deals
-from ..models import Club, Event, EventPair, EventTable, Match, Seat, Table
+from ..models import Club, Event, EventPair, EventTable, Match, Presence, Seat, Table
 from ..people import access, clubs
 from ..refusals import Refusal
 from ..tables.extensions import Notice
@@ -253,7 +253,10 @@ def _begin_round(event: Event, number: int, pairs: list[EventPair]) -> Started:
         EventTable.objects.create(
             event=event, round=number, number=index, table=table, team_0=team_0, team_1=team_1
         )
-        begin_match(table, shared_seed=seed)
+        match = begin_match(table, shared_seed=seed)
+        # Nobody has the new table open yet: each player is away until they open it, so a
+        # computer covers a player who never comes once the usual grace has passed.
+        match.players.exclude(user=None).update(away_since=timezone.now())
         started.tables.append(table.pk)
     event.current_round = number
     event.save(update_fields=["current_round"])
@@ -320,8 +323,9 @@ def my_table(event: Event, user: AbstractBaseUser) -> Table | None:
 
 
 def tables_to_drive(table_id: int) -> list[int]:
-    """The running tables of the same event round as ``table_id`` where only computers sit:
-    nobody connects to them, so a player's connection wakes their computers."""
+    """The running tables of the same event round as ``table_id`` that nobody has open (only
+    computers sit there, or its players are away): nothing else wakes their computers, so a
+    player's connection does."""
     place = EventTable.objects.filter(table_id=table_id).first()
     if place is None:
         return []
@@ -331,7 +335,7 @@ def tables_to_drive(table_id: int) -> list[int]:
             event_table__round=place.round,
             status=Table.Status.PLAYING,
         )
-        .exclude(seats__user__isnull=False)
+        .exclude(pk__in=Presence.objects.live().values("table_id"))
         .values_list("pk", flat=True)
     )
 
