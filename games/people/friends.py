@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from friendship.models import Block, Friend, FriendshipRequest
 
-from ..models import Invitation, Presence, Profile, Table
+from ..models import EventPair, Invitation, Presence, Profile, Table
 from ..refusals import Refusal
 from . import access, limits
 from .online import online
@@ -145,9 +145,9 @@ def remove_friend(user: AbstractBaseUser, username: str) -> None:
 
 
 def block(user: AbstractBaseUser, username: str) -> None:
-    """Block ``username``: no requests, invitations or presence either way, and the player's
-    private tables neither open nor seat them (``access``); a friendship and what is waiting
-    between them end."""
+    """Block ``username``: no requests, invitations, event partners or presence either way,
+    and the player's private tables neither open nor seat them (``access``); a friendship
+    and what is waiting between them end."""
     other = player_named(username)
     if other.pk == user.pk:
         raise FriendError(_("You cannot block yourself."))
@@ -163,6 +163,9 @@ def block(user: AbstractBaseUser, username: str) -> None:
             Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user),
             status=Invitation.Status.PENDING,
         ).update(status=Invitation.Status.DECLINED)
+        EventPair.objects.filter(
+            Q(player=user, partner=other) | Q(player=other, partner=user), waiting=True
+        ).delete()
 
 
 def unblock(user: AbstractBaseUser, username: str) -> None:
