@@ -21,12 +21,11 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from friendship.models import Block
 
 from ..catalog import get_game
 from ..engines import duplicate, fair_deals
 from ..models import Club, Event, EventPair, EventTable, Match, Presence, Seat, Table
-from ..people import access, clubs
+from ..people import access, clubs, friends
 from ..refusals import Refusal
 from ..tables.extensions import Notice
 from ..tables.matches import begin_match
@@ -117,12 +116,12 @@ def requests_for(user: AbstractBaseUser, event: Event | None = None) -> list[Eve
 
 def _blocks(user: AbstractBaseUser, partner: AbstractBaseUser) -> None:
     """Refuse a partnership that either player blocks."""
-    if Block.objects.filter(blocker=partner, blocked=user).exists():
+    if friends.blocks(partner, user):
         raise EventError(
             _("%(name)s does not take partner requests from you.")
             % {"name": partner.get_username()}
         )
-    if Block.objects.filter(blocker=user, blocked=partner).exists():
+    if friends.blocks(user, partner):
         raise EventError(
             _("You block %(name)s: unblock them first to play together.")
             % {"name": partner.get_username()}
@@ -240,8 +239,7 @@ def free_members(event: Event, user: AbstractBaseUser, limit: int) -> list[str]:
         for pk in (pair.player_id, None if pair.waiting else pair.partner_id)
         if pk
     }
-    blocked = Block.objects.filter(Q(blocker_id=user.pk) | Q(blocked_id=user.pk))
-    apart = {pk for pair in blocked.values_list("blocker_id", "blocked_id") for pk in pair}
+    apart = friends.blocked_either_way(user)
     return list(
         event.club.memberships.filter(status="active", user__is_active=True)
         .exclude(user_id__in=taken | apart | {user.pk})

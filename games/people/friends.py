@@ -60,6 +60,17 @@ def blocked_between(one: AbstractBaseUser, other: AbstractBaseUser) -> bool:
     ).exists()
 
 
+def blocks(blocker: AbstractBaseUser, blocked: AbstractBaseUser) -> bool:
+    """Whether ``blocker`` blocks ``blocked``."""
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def blocked_either_way(user: AbstractBaseUser) -> set[int]:
+    """The players ``user`` blocks or is blocked by."""
+    pairs = Block.objects.filter(Q(blocker_id=user.pk) | Q(blocked_id=user.pk))
+    return {pk for pair in pairs.values_list("blocker_id", "blocked_id") for pk in pair} - {user.pk}
+
+
 def player_named(username: str) -> AbstractBaseUser:
     """The active account called ``username`` (any case)."""
     player = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
