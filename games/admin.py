@@ -186,7 +186,8 @@ class MoveInline(admin.TabularInline):
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
     """Matches; the secret, contributions, seed, engine state and move log only once a match
-    has ended (while it runs they hold every hand and every face-down card)."""
+    has ended (while it runs they hold every hand and every face-down card), and its result
+    too at an event's table only once every table of its round has finished (the same deals)."""
 
     list_display = ("id", "game", "table", "number", "status", "started_at", "finished_at")
     list_filter = ("game", "status", "started_at")
@@ -198,17 +199,17 @@ class MatchAdmin(ReadOnlyAdmin):
         "game",
         "options",
         "status",
-        "result",
         "version",
         "started_at",
         "finished_at",
         "replay_link",
     )
-    ended_fields = ("secret", "contributions", "seed", "engine_state")
+    ended_fields = ("result", "secret", "contributions", "seed", "engine_state")
     readonly_fields = fields + ended_fields
-    #: Fields no changelist lookup may touch: filtering on them would probe a running match.
+    #: Fields no changelist lookup may touch: filtering on them would probe a running match
+    #: (or the result of an event's table whose round is still being played elsewhere).
     secret_fields = frozenset(
-        {"secret", "contributions", "seed", "state", "last_seat", "last_action", "moves"}
+        {"secret", "contributions", "seed", "state", "last_seat", "last_action", "moves", "result"}
     )
     inlines = [MoveInline]
 
@@ -242,6 +243,8 @@ class MatchAdmin(ReadOnlyAdmin):
         """Hands are visible only in the replay, and only once the match is over."""
         if match.status == Match.Status.RUNNING:
             return _("Shown once the match is over.")
+        if not self._ended(match):
+            return _("Shown once every table of the round has finished.")
         return format_html('<a href="{}">{}</a>', reverse("replay", args=[match.pk]), _("Replay"))
 
 

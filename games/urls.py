@@ -71,6 +71,11 @@ urlpatterns = [
     path("events/<int:pk>/progress/", events.event_progress, name="event_progress"),
     path("events/<int:pk>/register/", events.register, name="register_for_event"),
     path("events/<int:pk>/withdraw/", events.withdraw, name="withdraw_from_event"),
+    path(
+        "events/partners/<int:pk>/<str:answer>/",
+        events.answer_partner,
+        name="answer_partner_request",
+    ),
     path("events/<int:pk>/start/", events.start, name="start_event"),
     path("events/<int:pk>/cancel/", events.cancel, name="cancel_event"),
     path("events/<int:pk>/log.json", events.event_log, name="event_log"),

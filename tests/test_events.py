@@ -11,6 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -20,13 +21,24 @@ from games.events import results, running
 from games.events.running import EventError
 from games.live import moves, notify, presence
 from games.live.frames import render_notice
-from games.models import Club, Event, EventTable, Match, RatingChange, Table
-from games.people import access, clubs
+from games.models import (
+    Club,
+    Event,
+    EventPair,
+    EventTable,
+    Match,
+    MatchPlayer,
+    Move,
+    RatingChange,
+    Table,
+)
+from games.people import access, clubs, friends, limits
 from games.tables import matches, play
+from games.tables.lobby import my_tables
 from games.tables.rows import TableError
 
 from .factories import make_players
-from .live import live_test
+from .live import connect, live_test, receive_until
 
 pytestmark = pytest.mark.django_db
 
@@ -42,13 +54,21 @@ def new_event(club, admin, rounds=2, deals=2, starts_at=None) -> Event:
     return running.create_event(club, admin, "Winter cup", rounds, deals, 0, starts_at)
 
 
+def pair_up(event: Event, player, partner, contribution: str = ""):
+    """``player`` asks ``partner``, who accepts: the pair is registered."""
+    pair = running.register(event, player, partner.username, contribution)
+    running.answer_request(pair.pk, partner, True)
+    pair.refresh_from_db()
+    return pair
+
+
 def registered_event(rounds=2, deals=2):
     """Two pairs of two registered in a club; the players and the event, not started."""
     players = make_players(5)
     club = club_with(players)
     event = new_event(club, players[0], rounds, deals)
-    running.register(event, players[0], players[1].username, "a" * 64)
-    running.register(event, players[2], players[3].username, "")
+    pair_up(event, players[0], players[1], "a" * 64)
+    pair_up(event, players[2], players[3])
     return players, event
 
 
@@ -163,8 +183,8 @@ def test_a_pair_with_a_computer_partner_sits_beside_it_and_computers_fill_an_odd
     players = make_players(5)
     club = club_with(players)
     event = new_event(club, players[0], rounds=1)
-    running.register(event, players[0], players[1].username, "")
-    running.register(event, players[2], players[3].username, "")
+    pair_up(event, players[0], players[1])
+    pair_up(event, players[2], players[3])
     running.register(event, players[4], "", "")
     running.start(event, players[0])
     tables = round_tables(event, 1)
@@ -197,7 +217,7 @@ def test_registration_refusals_change_nothing():
         running.register(event, players[1], players[1].username, "")
     with pytest.raises(EventError, match="64 hexadecimal"):
         running.register(event, players[1], "", "not hex")
-    running.register(event, players[1], players[2].username, "")
+    pair_up(event, players[1], players[2])
     with pytest.raises(EventError, match="registered already"):
         running.register(event, players[3], players[2].username, "")
     with pytest.raises(EventError, match="at least two registered pairs"):
@@ -438,8 +458,8 @@ def test_event_tables_ask_before_announcing_unless_the_event_chose_otherwise(cli
         fields | {"name": "Asking cup", "ask_to_announce": "on"},
     )
     assert Event.objects.get(name="Asking cup").ask_to_announce
-    running.register(quick, players[0], players[1].username, "")
-    running.register(quick, players[2], players[3].username, "")
+    pair_up(quick, players[0], players[1])
+    pair_up(quick, players[2], players[3])
     running.start(quick, players[0])
     for place in round_tables(quick, 1):
         assert place.table.options["ask_to_announce"] is False
@@ -472,8 +492,8 @@ def test_event_matches_are_unrated_and_their_tables_take_no_rematch():
     players = make_players(5)
     club = club_with(players)
     event = new_event(club, players[0], rounds=1, deals=1)
-    running.register(event, players[0], players[1].username, "")
-    running.register(event, players[2], players[3].username, "")
+    pair_up(event, players[0], players[1])
+    pair_up(event, players[2], players[3])
     running.start(event, players[0])
     finish_round(event, 1)
     assert not RatingChange.objects.exists()
@@ -574,3 +594,176 @@ def test_a_start_time_is_taken_in_the_admins_time_zone(client):
         },
     )
     assert Event.objects.get().starts_at == when
+
+
+def computer_partnered_event(rounds=1, deals=1, pairs=2):
+    """``pairs`` players registered each with a computer partner, the event started by its
+    admin (who plays too); the players and the event."""
+    players = make_players(pairs + 1)
+    event = new_event(club_with(players), players[0], rounds, deals)
+    for player in players[:pairs]:
+        running.register(event, player, "", "")
+    running.start(event, players[0])
+    event.refresh_from_db()
+    return players, event
+
+
+def test_the_event_tables_in_my_tables_are_those_where_i_sit(client):
+    players, event = computer_partnered_event()
+    creator = players[0]  # who created the event, and plays in it
+    mine = running.my_table(event, creator)
+    assert [table.pk for table in my_tables(creator)] == [mine.pk]
+    assert limits.tables_in_play(creator) == 1
+    client.force_login(creator)
+    page = client.get(reverse("home")).content.decode()
+    others = [p.table for p in round_tables(event, 1) if p.table_id != mine.pk]
+    assert mine.get_absolute_url() in page
+    assert others and not any(table.get_absolute_url() in page for table in others)
+
+
+def test_the_admin_shows_an_early_finished_tables_result_only_once_its_round_is_over(client):
+    players, event = computer_partnered_event()
+    first, second = round_tables(event, 1)
+    done = play_out(first.table_id)
+    assert done.result
+    staff = players[2]
+    staff.is_staff = staff.is_superuser = True
+    staff.save()
+    client.force_login(staff)
+    url = reverse("admin:games_match_change", args=[done.pk])
+    record = client.get(url).content.decode()
+    assert "field-result" not in record and reverse("replay", args=[done.pk]) not in record
+    changelist = reverse("admin:games_match_changelist")
+    probe = client.get(changelist, {"result__isnull": "False"})
+    assert probe.status_code != 200 or str(done.table) not in probe.content.decode()
+    play_out(second.table_id)
+    running.table_finished(second.table_id)
+    record = client.get(url).content.decode()
+    assert "field-result" in record and reverse("replay", args=[done.pk]) in record
+
+
+def match_finished(table_id: int) -> bool:
+    return Match.objects.filter(table_id=table_id, status=Match.Status.FINISHED).exists()
+
+
+@live_test
+async def test_a_pair_that_never_opens_its_table_is_covered_and_its_table_finishes(settings):
+    """A "No timer" round: one player opens their table, the other never opens theirs. Their
+    seat counts as away from the round's start, so a computer covers it after the grace, and
+    the first player's connection wakes that table, which nobody has open."""
+    settings.AWAY_GRACE_SECONDS = 0
+    # Three pairs: two meet, the third plays a computer pair at a table of its own.
+    players, event = await sync_to_async(computer_partnered_event)(pairs=3)
+    tables = [await sync_to_async(running.my_table)(event, player) for player in players[:3]]
+    here = tables[0]
+    gone, absentee = next(
+        (t, p) for t, p in zip(tables, players[:3], strict=True) if t.pk != here.pk
+    )
+    layer = get_channel_layer()
+    heard = await layer.new_channel()
+    await layer.group_add(notify.table_group(gone.pk), heard)
+    socket = await connect(players[0], f"/ws/table/{here.code}/")
+    async with asyncio.timeout(60):
+        while not await sync_to_async(match_finished)(gone.pk):
+            await layer.receive(heard)  # a move at that table: look again
+    absent = await sync_to_async(MatchPlayer.objects.get)(match__table=gone, user=absentee)
+    assert absent.covered
+    assert not await sync_to_async(Move.objects.filter(match__table=gone, user=absentee).exists)()
+    await socket.disconnect()
+
+
+def test_a_partner_is_asked_and_the_pair_registers_only_once_they_accept(client):
+    players = make_players(6)
+    ana, bob, cid, dan, eve, fay = players
+    event = new_event(club_with(players), ana)
+    asked = running.register(event, ana, bob.username, "")
+    # Waiting for Bob: Ana's pair is not registered, Bob is not taken.
+    assert asked.waiting and running.pair_of(event, bob) is None
+    assert running.requests_for(bob, event) == [asked]
+    notice = render_notice(bob, "event_partner", asked.pk)
+    assert "player0 asks you to be their partner in Winter cup." in notice
+    client.force_login(bob)
+    page = client.get(reverse("event", args=[event.pk])).content.decode()
+    assert "player0 asks you to be their partner." in page
+    pairs = page.split('id="pairs-title"')[1].split("</ol>")[0]
+    assert "player0 &amp; player1" not in pairs
+    listed = client.get(reverse("notifications")).content.decode()
+    assert "player0 asks you to be their partner in Winter cup." in listed
+    pair_up(event, cid, dan)
+    with pytest.raises(EventError, match="at least two registered pairs"):
+        running.start(event, ana)  # Bob has not answered
+    # Eve asks Bob too; Bob accepts Ana: Ana is told, Eve's request lapses and she is told.
+    second = running.register(event, eve, bob.username, "")
+    answer = client.post(
+        reverse("answer_partner_request", args=[asked.pk, "accept"]),
+        {"next": reverse("event", args=[event.pk])},
+        follow=True,
+    ).content.decode()
+    assert "You and player0 are registered for Winter cup." in answer
+    assert running.pair_of(event, bob) == asked and running.pair_of(event, eve) is None
+    assert not EventPair.objects.filter(pk=second.pk).exists()
+    assert "player1 accepted: you are registered for Winter cup." in render_notice(
+        ana, "event_partner_accepted", asked.pk
+    )
+    assert "you are not registered for Winter cup" in render_notice(
+        eve, "event_partner_declined", event.pk
+    )
+    # Fay asks Eve, who declines: nothing is registered.
+    third = running.register(event, fay, eve.username, "")
+    said = running.answer_request(third.pk, eve, False)
+    assert said.notices[0].user_id == fay.pk
+    assert running.pair_of(event, fay) is None and running.pair_of(event, eve) is None
+    with pytest.raises(EventError, match="no longer waiting"):
+        running.answer_request(third.pk, eve, True)
+    # A request left unanswered at the start lapses: its pair does not play.
+    running.register(event, fay, eve.username, "")
+    running.start(event, ana)
+    assert {(p.player, p.partner) for p in event.pairs.all()} == {(ana, bob), (cid, dan)}
+
+
+def test_a_block_refuses_a_partner_request_and_ends_one_waiting(client):
+    players = make_players(4)
+    ana, bob, cid, dan = players
+    event = new_event(club_with(players), ana)
+    friends.block(bob, ana.username)
+    with pytest.raises(EventError, match="player1 does not take partner requests from you"):
+        running.register(event, ana, bob.username, "")
+    with pytest.raises(EventError, match="You block player0"):
+        running.register(event, bob, ana.username, "")
+    assert not event.pairs.exists()
+    assert "player1" not in running.free_members(event, ana, 10)
+    client.force_login(ana)
+    page = client.post(
+        reverse("register_for_event", args=[event.pk]), {"partner": bob.username}, follow=True
+    ).content.decode()
+    assert "player1 does not take partner requests from you." in page
+    # A request waiting when one of them blocks the other ends.
+    asked = running.register(event, cid, dan.username, "")
+    friends.block(dan, cid.username)
+    assert not EventPair.objects.filter(pk=asked.pk).exists()
+    assert running.requests_for(dan, event) == []
+
+
+@live_test
+async def test_the_partner_asked_hears_it_on_their_open_pages_and_the_player_their_answer():
+    players = await sync_to_async(make_players)(2)
+    ana, bob = players
+    event = await sync_to_async(new_event)(await sync_to_async(club_with)(players), ana)
+    ana_page = await connect(ana, "/ws/notices/")
+    bob_page = await connect(bob, "/ws/notices/")
+    client = Client()
+    await sync_to_async(client.force_login)(ana)
+    await sync_to_async(client.post)(
+        reverse("register_for_event", args=[event.pk]), {"partner": bob.username}
+    )
+    notice = await receive_until(bob_page, "asks you to be their partner")
+    pair = await sync_to_async(EventPair.objects.get)(event=event)
+    assert reverse("answer_partner_request", args=[pair.pk, "accept"]) in notice
+    await sync_to_async(client.force_login)(bob)
+    answer = await sync_to_async(client.post)(
+        reverse("answer_partner_request", args=[pair.pk, "accept"]), HTTP_HX_REQUEST="true"
+    )
+    assert "You and player0 are registered" in answer.content.decode()
+    await receive_until(ana_page, "player1 accepted: you are registered for Winter cup.")
+    await ana_page.disconnect()
+    await bob_page.disconnect()

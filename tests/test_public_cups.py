@@ -86,10 +86,11 @@ def test_staff_schedule_a_cup_in_the_admin_and_a_past_start_is_refused(client):
 
 
 def test_the_home_page_lists_the_cups_with_their_start_and_pairs(client):
-    staff, ana, bob, cid = make_players(4)
+    staff, ana, bob, cid, dan, eve = make_players(6)
     cup = new_cup(staff)
-    running.register(cup, ana, bob.username)
+    running.answer_request(running.register(cup, ana, bob.username).pk, bob, True)
     running.register(cup, cid, "")
+    running.register(cup, dan, eve.username)  # waits for Eve's answer: no pair yet
     gone = new_cup(staff, name="Cancelled cup")
     Event.objects.filter(pk=gone.pk).update(status=Event.Status.CANCELLED)
     for signed_in in (None, cid):
@@ -138,7 +139,8 @@ def test_a_due_cup_starts_by_the_command_its_tables_shown_only_to_their_players(
     staff, ana, bob, cid, outsider = make_players(5)
     cup = new_cup(staff)
     running.register(cup, ana, "")
-    running.register(cup, bob, cid.username)
+    asked = running.register(cup, bob, cid.username)
+    running.answer_request(asked.pk, cid, True)
     Event.objects.filter(pk=cup.pk).update(starts_at=timezone.now() - timedelta(seconds=1))
     call_command("start_due_events", stdout=StringIO())
     cup.refresh_from_db()
@@ -184,7 +186,7 @@ def test_every_player_is_reminded_once_ten_minutes_before_the_start(heard):
     staff, ana, bob, cid, dan = make_players(5)
     soon = new_cup(staff, starts_in=timedelta(minutes=9, seconds=30))
     later = new_cup(staff, starts_in=timedelta(minutes=30), name="Evening cup")
-    running.register(soon, ana, bob.username)
+    running.answer_request(running.register(soon, ana, bob.username).pk, bob, True)
     running.register(soon, cid, "")
     running.register(later, dan, "")
     confirm(ana, by_mail=True, language="bg")

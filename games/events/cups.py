@@ -53,15 +53,19 @@ def listed() -> list[Event]:
         Event.objects.filter(
             club__isnull=True, status__in=[Event.Status.REGISTRATION, Event.Status.RUNNING]
         )
-        .annotate(pair_count=Count("pairs"))
+        .annotate(pair_count=Count("pairs", filter=Q(pairs__waiting=False)))
         .order_by("starts_at", "pk")[:LISTED]
     )
 
 
 def players(event: Event) -> list[int]:
-    """The registered players of ``event`` (partners included), in the order they
+    """The registered players of ``event`` (partners who accepted included), in the order they
     registered."""
-    people = event.pairs.order_by("created_at", "pk").values_list("player_id", "partner_id")
+    people = (
+        event.pairs.filter(waiting=False)
+        .order_by("created_at", "pk")
+        .values_list("player_id", "partner_id")
+    )
     return [pk for pair in people for pk in pair if pk]
 
 

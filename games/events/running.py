@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 
 from ..catalog import get_game
 from ..engines import duplicate, fair_deals
-from ..models import Club, Event, EventPair, EventTable, Match, Seat, Table
+from ..models import Club, Event, EventPair, EventTable, Match, Presence, Seat, Table
 from ..people import access, clubs, friends
 from ..refusals import Refusal
 from ..tables.extensions import Notice
@@ -36,6 +36,8 @@ from . import par, results
 MAX_ROUNDS = 12
 MAX_DEALS_PER_ROUND = 8
 MAX_PAIRS = 32
+#: The requests to partner someone that a page lists.
+LISTED = 50
 
 
 class EventError(Refusal):
@@ -109,10 +111,50 @@ def _not_yours(event: Event) -> str:
 
 
 def pair_of(event: Event, user: AbstractBaseUser) -> EventPair | None:
-    """The pair ``user`` plays in at ``event``, if any."""
+    """The pair ``user`` plays in at ``event``, if any: one they registered (their partner's
+    answer may still be waiting) or one whose request they accepted."""
     if not user.is_authenticated:
         return None
-    return event.pairs.filter(Q(player=user) | Q(partner=user)).first()
+    return event.pairs.filter(Q(player=user) | Q(partner=user, waiting=False)).first()
+
+
+def requests_for(user: AbstractBaseUser, event: Event | None = None) -> list[EventPair]:
+    """The first :data:`LISTED` requests to partner someone waiting for ``user``'s answer (at
+    ``event``, or at every event still open for registration), oldest first."""
+    if not user.is_authenticated:
+        return []
+    asked = EventPair.objects.filter(
+        partner=user, waiting=True, event__status=Event.Status.REGISTRATION
+    )
+    if event is not None:
+        asked = asked.filter(event=event)
+    return list(asked.select_related("player", "event").order_by("created_at", "pk")[:LISTED])
+
+
+def _blocks(user: AbstractBaseUser, partner: AbstractBaseUser) -> None:
+    """Refuse a partnership that either player blocks."""
+    if friends.blocks(partner, user):
+        raise EventError(
+            _("%(name)s does not take partner requests from you.")
+            % {"name": partner.get_username()}
+        )
+    if friends.blocks(user, partner):
+        raise EventError(
+            _("You block %(name)s: unblock them first to play together.")
+            % {"name": partner.get_username()}
+        )
+
+
+def _may_play(event: Event, user: AbstractBaseUser) -> None:
+    """Refuse a player who may not play in ``event``."""
+    if not access.may_play_in(event, user):
+        if event.club_id is None:
+            raise EventError(_("Sign in to play in the cup."))
+        raise EventError(_("Only the club's members can play in its events."))
+
+
+def _full(event: Event) -> bool:
+    return event.pairs.filter(waiting=False).count() >= MAX_PAIRS
 
 
 def register(
@@ -120,7 +162,8 @@ def register(
 ) -> EventPair:
     """Register ``user`` with a partner, by username ("" : a computer partner), both who may
     play in the event (``access.may_play_in``); ``contribution``: the browser's share of the
-    event's seed."""
+    event's seed. A human partner is asked: the pair waits for their answer
+    (:func:`answer_request`)."""
     if contribution and not fair_deals.is_contribution(contribution):
         raise EventError(
             _("Your browser's contribution to the deals was not 64 hexadecimal digits.")
@@ -129,10 +172,7 @@ def register(
         event = Event.objects.select_for_update().get(pk=event.pk)
         if event.status != Event.Status.REGISTRATION:
             raise EventError(_("Registration for this event is closed."))
-        if not access.may_play_in(event, user):
-            if event.club_id is None:
-                raise EventError(_("Sign in to play in the cup."))
-            raise EventError(_("Only the club's members can play in its events."))
+        _may_play(event, user)
         partner = None
         if partner_name.strip():
             partner = (
@@ -147,39 +187,103 @@ def register(
                 raise EventError(_("%(name)s is not a member of this club.") % name)
             if partner.pk == user.pk:
                 raise EventError(_("Your partner is someone else."))
+            _blocks(user, partner)
         for player in (user, partner):
             if player is not None and pair_of(event, player) is not None:
                 raise EventError(
                     _("%(name)s is registered already.") % {"name": player.get_username()}
                 )
-        if event.pairs.count() >= MAX_PAIRS:
+        if _full(event):
             raise EventError(_("This event is full."))
         return EventPair.objects.create(
-            event=event, player=user, partner=partner, contribution=contribution
+            event=event,
+            player=user,
+            partner=partner,
+            contribution=contribution,
+            waiting=partner is not None,
+        )
+
+
+@dataclass
+class Answer:
+    """What a partner's answer did: in words for them, and the notices for the players."""
+
+    said: str
+    notices: list[Notice] = field(default_factory=list)
+
+
+def answer_request(pair_id: int, user: AbstractBaseUser, accept: bool) -> Answer:
+    """``user`` accepts or declines the request to partner a player at an event. Accepting
+    registers the pair, and the other requests waiting for ``user`` there lapse; each player
+    asking is told."""
+    with transaction.atomic():
+        pair = (
+            EventPair.objects.select_related("player", "event")
+            .filter(pk=pair_id, partner=user, waiting=True)
+            .first()
+        )
+        if pair is None:
+            raise EventError(_("That request is no longer waiting for your answer."))
+        event = Event.objects.select_for_update().get(pk=pair.event_id)
+        if event.status != Event.Status.REGISTRATION:
+            raise EventError(_("Registration for this event is closed."))
+        player = pair.player
+        names = {"name": player.get_username(), "event": event.name}
+        if not accept:
+            pair.delete()
+            return Answer(
+                _("You declined to partner %(name)s in %(event)s.") % names,
+                [Notice(player.pk, "event_partner_declined", event.pk)],
+            )
+        _may_play(event, user)
+        _blocks(user, player)
+        if pair_of(event, user) is not None:
+            raise EventError(
+                _("You are registered already: withdraw first to partner %(name)s.") % names
+            )
+        if _full(event):
+            raise EventError(_("This event is full."))
+        pair.waiting = False
+        pair.save(update_fields=["waiting"])
+        lapsed = EventPair.objects.filter(event=event, partner=user, waiting=True)
+        others = list(lapsed.values_list("player_id", flat=True))
+        lapsed.delete()
+        return Answer(
+            _("You and %(name)s are registered for %(event)s.") % names,
+            [Notice(player.pk, "event_partner_accepted", pair.pk)]
+            + [Notice(other, "event_partner_declined", event.pk) for other in others],
         )
 
 
 def free_members(event: Event, user: AbstractBaseUser, limit: int) -> list[str]:
-    """The first ``limit`` of the club's active members ``user`` may register with (not
-    registered yet), by name; at a public cup, of their friends (anyone else is typed)."""
-    taken = {pk for pair in event.pairs.all() for pk in (pair.player_id, pair.partner_id) if pk}
+    """The first ``limit`` of the club's active members ``user`` may ask to partner them (not
+    registered yet, and neither blocking the other), by name; at a public cup, of their friends
+    (anyone else is typed)."""
+    taken = {
+        pk
+        for pair in event.pairs.all()
+        for pk in (pair.player_id, None if pair.waiting else pair.partner_id)
+        if pk
+    }
+    apart = friends.blocked_either_way(user)
     if event.club_id is None:
         names = sorted(
             friend.get_username()
             for friend in friends.friends_of(user)
-            if friend.pk not in taken and friend.is_active
+            if friend.pk not in taken | apart and friend.is_active
         )
         return names[:limit]
     return list(
         event.club.memberships.filter(status="active", user__is_active=True)
-        .exclude(user_id__in=taken | {user.pk})
+        .exclude(user_id__in=taken | apart | {user.pk})
         .order_by("user__username")
         .values_list("user__username", flat=True)[:limit]
     )
 
 
 def withdraw(event: Event, user: AbstractBaseUser) -> None:
-    """Take ``user``'s pair out of the event before it starts."""
+    """Take ``user``'s pair out of the event before it starts (or their request to a
+    partner who has not answered yet)."""
     with transaction.atomic():
         event = Event.objects.select_for_update().get(pk=event.pk)
         if event.status != Event.Status.REGISTRATION:
@@ -205,6 +309,8 @@ def start(event: Event, admin: AbstractBaseUser | None) -> Started:
             raise EventError(_not_yours(event))
         if event.status != Event.Status.REGISTRATION:
             raise EventError(_("This event has started already."))
+        # Requests their partners never answered lapse: those pairs do not play.
+        event.pairs.filter(waiting=True).delete()
         pairs = list(event.pairs.order_by("created_at", "pk"))
         if len(pairs) < 2:
             raise EventError(_("An event needs at least two registered pairs to start."))
@@ -295,7 +401,10 @@ def _begin_round(event: Event, number: int, pairs: list[EventPair]) -> Started:
             computers_0=computers[0],
             computers_1=computers[1],
         )
-        begin_match(table, shared_seed=seed)
+        match = begin_match(table, shared_seed=seed)
+        # Nobody has the new table open yet: each player is away until they open it, so a
+        # computer covers a player who never comes once the usual grace has passed.
+        match.players.exclude(user=None).update(away_since=timezone.now())
         started.tables.append(table.pk)
     event.current_round = number
     event.save(update_fields=["current_round"])
@@ -362,8 +471,9 @@ def my_table(event: Event, user: AbstractBaseUser) -> Table | None:
 
 
 def tables_to_drive(table_id: int) -> list[int]:
-    """The running tables of the same event round as ``table_id`` where only computers sit:
-    nobody connects to them, so a player's connection wakes their computers."""
+    """The running tables of the same event round as ``table_id`` that nobody has open (only
+    computers sit there, or its players are away): nothing else wakes their computers, so a
+    player's connection does."""
     place = EventTable.objects.filter(table_id=table_id).first()
     if place is None:
         return []
@@ -373,7 +483,7 @@ def tables_to_drive(table_id: int) -> list[int]:
             event_table__round=place.round,
             status=Table.Status.PLAYING,
         )
-        .exclude(seats__user__isnull=False)
+        .exclude(pk__in=Presence.objects.live().values("table_id"))
         .values_list("pk", flat=True)
     )
 

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 from friendship.models import FriendshipRequest
 
 from ..catalog import get_game
-from ..models import ChatMessage, Event, Invitation, Match, Table
+from ..models import ChatMessage, Event, EventPair, Invitation, Match, Table
 from ..presenters import READING_THE_RULES, Presenter, Region
 from ..presenters.computers import bot_level_choices, computer_first_name, computer_name
 from ..presenters.words import per_language
@@ -393,8 +393,9 @@ def render_flash(message: str) -> str:
 
 def render_notice(user: AbstractBaseUser, kind: str, pk: int, table: str = "") -> str:
     """A notice for ``user``'s open pages: an invitation to answer, an answer to theirs, a
-    friend request, a cup's reminder, or an event's news (``table``: the code of the table a
-    round seats them at); "" when it is no longer theirs or no longer waiting."""
+    friend request, a request to partner someone at an event or the answer to theirs, a cup's
+    reminder, or an event's news (``table``: the code of the table a round seats them at); ""
+    when it is no longer theirs or no longer waiting."""
     context: dict[str, object] = {"kind": kind}
     if kind == "invitation":
         context["invitation"] = (
@@ -429,6 +430,28 @@ def render_notice(user: AbstractBaseUser, kind: str, pk: int, table: str = "") -
             return ""
         left = (event.starts_at - timezone.now()).total_seconds()
         context.update(event=event, minutes=max(1, math.ceil(left / 60)))
+    elif kind == "event_partner":
+        context["pair"] = (
+            EventPair.objects.filter(
+                pk=pk, partner=user, waiting=True, event__status=Event.Status.REGISTRATION
+            )
+            .select_related("player", "event")
+            .first()
+        )
+        if context["pair"] is None:
+            return ""
+    elif kind == "event_partner_accepted":
+        context["pair"] = (
+            EventPair.objects.filter(pk=pk, player=user, waiting=False)
+            .select_related("partner", "event")
+            .first()
+        )
+        if context["pair"] is None:
+            return ""
+    elif kind == "event_partner_declined":
+        context["event"] = Event.objects.filter(pk=pk, status=Event.Status.REGISTRATION).first()
+        if context["event"] is None or EventPair.objects.filter(event=pk, player=user).exists():
+            return ""  # over, or they registered again meanwhile
     elif kind in ("event_round", "event_over"):
         context["event"] = Event.objects.filter(pk=pk).first()
         if context["event"] is None:

@@ -91,7 +91,8 @@ class Event(models.Model):
 
 
 class EventPair(models.Model):
-    """A partnership registered for an event (``partner`` None: a computer partner)."""
+    """A partnership registered for an event (``partner`` None: a computer partner); one
+    with a human partner waits for their answer until they accept it."""
 
     event = models.ForeignKey(
         Event, on_delete=models.CASCADE, related_name="pairs", verbose_name=_("event")
@@ -110,6 +111,8 @@ class EventPair(models.Model):
         related_name="event_partnerships",
         verbose_name=_("partner"),
     )
+    #: The partner has not accepted yet: the pair does not play unless they do before the start.
+    waiting = models.BooleanField(_("waiting for the partner's answer"), default=False)
     #: The pair's number in the movement, from 0 (given at the start).
     number = models.PositiveSmallIntegerField(_("number"), null=True, blank=True)
     #: The registering browser's random contribution to the event's seed.

@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from friendship.models import Block, Friend, FriendshipRequest
 
-from ..models import Invitation, Presence, Profile, Table
+from ..models import EventPair, Invitation, Presence, Profile, Table
 from ..refusals import Refusal
 from . import access, limits
 from .online import online
@@ -58,6 +58,17 @@ def blocked_between(one: AbstractBaseUser, other: AbstractBaseUser) -> bool:
     return Block.objects.filter(
         Q(blocker=one, blocked=other) | Q(blocker=other, blocked=one)
     ).exists()
+
+
+def blocks(blocker: AbstractBaseUser, blocked: AbstractBaseUser) -> bool:
+    """Whether ``blocker`` blocks ``blocked``."""
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def blocked_either_way(user: AbstractBaseUser) -> set[int]:
+    """The players ``user`` blocks or is blocked by."""
+    pairs = Block.objects.filter(Q(blocker_id=user.pk) | Q(blocked_id=user.pk))
+    return {pk for pair in pairs.values_list("blocker_id", "blocked_id") for pk in pair} - {user.pk}
 
 
 def player_named(username: str) -> AbstractBaseUser:
@@ -145,9 +156,9 @@ def remove_friend(user: AbstractBaseUser, username: str) -> None:
 
 
 def block(user: AbstractBaseUser, username: str) -> None:
-    """Block ``username``: no requests, invitations or presence either way, and the player's
-    private tables neither open nor seat them (``access``); a friendship and what is waiting
-    between them end."""
+    """Block ``username``: no requests, invitations, event partners or presence either way,
+    and the player's private tables neither open nor seat them (``access``); a friendship
+    and what is waiting between them end."""
     other = player_named(username)
     if other.pk == user.pk:
         raise FriendError(_("You cannot block yourself."))
@@ -163,6 +174,9 @@ def block(user: AbstractBaseUser, username: str) -> None:
             Q(from_user=user, to_user=other) | Q(from_user=other, to_user=user),
             status=Invitation.Status.PENDING,
         ).update(status=Invitation.Status.DECLINED)
+        EventPair.objects.filter(
+            Q(player=user, partner=other) | Q(player=other, partner=user), waiting=True
+        ).delete()
 
 
 def unblock(user: AbstractBaseUser, username: str) -> None:

@@ -51,7 +51,7 @@ def tables_in_play(user: AbstractBaseUser) -> int:
     since = timezone.now() - timedelta(days=1)
     return (
         Table.objects.filter(
-            Q(owner=user) | Q(seats__user=user),
+            Q(owner=user, event_table__isnull=True) | Q(seats__user=user),
             status__in=[Table.Status.OPEN, Table.Status.PLAYING],
             updated_at__gte=since,
         )

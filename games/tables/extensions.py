@@ -4,8 +4,8 @@ that the door (``games.live``) calls them without knowing them.
 
 - :func:`match_ended`: once the move that ended a match has committed, what follows from it
   elsewhere (an event's next round), as notices for players' open pages.
-- :func:`tables_to_wake`: the other tables a connection to a table wakes (tables where only
-  computers sit, which nobody connects to).
+- :func:`tables_to_wake`: the other tables a connection to a table wakes (tables nobody has
+  open, whose computers nothing else wakes).
 """
 
 from __future__ import annotations

@@ -50,9 +50,10 @@ def lobby_context(user: AbstractBaseUser) -> dict[str, object]:
 
 def my_tables(user: AbstractBaseUser) -> list[Table]:
     """The latest :data:`MY_TABLES` tables ``user`` opened or sits at that wait for players or
-    play, newest first."""
+    play, newest first (an event's tables are the event's, not its creator's: only those they
+    sit at)."""
     tables = list(
-        Table.objects.filter(Q(owner=user) | Q(seats__user=user))
+        Table.objects.filter(Q(owner=user, event_table__isnull=True) | Q(seats__user=user))
         .filter(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
         .distinct()
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))

@@ -15,7 +15,8 @@ from .. import live
 from ..events import cups, par, results, running
 from ..models import Event
 from ..people import access
-from . import done
+from ..refusals import Refusal
+from . import done, next_url
 from .clubs import EventForm, _club
 
 #: The most club members the registration form lists as partners.
@@ -32,8 +33,12 @@ def _event(pk: int, user) -> Event:
 def _tell(started: running.Started | None) -> None:
     """Tell the players of a round that began where to sit."""
     if started is not None:
-        for group, message in live.notify.notice_messages(running.notices(started)):
-            live.notify.send_sync(group, message)
+        _send(running.notices(started))
+
+
+def _send(notices: list) -> None:
+    for group, message in live.notify.notice_messages(notices):
+        live.notify.send_sync(group, message)
 
 
 @require_POST
@@ -102,9 +107,16 @@ def _page(request: HttpRequest, event: Event, progress: list | None = None) -> d
         "is_admin": running.runs(event, request.user),
         "is_member": may_play,
         "pair": pair,
+        "asked": (
+            running.requests_for(request.user, event)
+            if event.status == Event.Status.REGISTRATION and pair is None
+            else []
+        ),
         "pairs": [
             (pair, results.pair_name(pair))
-            for pair in event.pairs.select_related("player", "partner").order_by("created_at")
+            for pair in event.pairs.filter(waiting=False)
+            .select_related("player", "partner")
+            .order_by("created_at")
         ],
         "my_table": running.my_table(event, request.user),
         "progress": progress,
@@ -172,10 +184,34 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
     event = _event(pk, request.user)
     partner = request.POST.get("partner", "")[:150]
     contribution = request.POST.get("contribution", "")  # a wrong one is refused, never cut
-    said = _("You are registered.")
-    return done(
-        request, event, running.register, event, request.user, partner, contribution, said=said
-    )
+
+    def registered() -> str:
+        pair = running.register(event, request.user, partner, contribution)
+        if not pair.waiting:
+            return _("You are registered.")
+        live.notice(pair.partner_id, "event_partner", pair.pk)
+        return _("%(name)s is asked to partner you: you are registered once they accept.") % {
+            "name": pair.partner.get_username()
+        }
+
+    return done(request, event, registered)
+
+
+@require_POST
+@login_required
+def answer_partner(request: HttpRequest, pk: int, answer: str) -> HttpResponse:
+    """Accept or decline a request to partner a player at an event; the player is told."""
+    try:
+        answered = running.answer_request(pk, request.user, answer == "accept")
+    except Refusal as error:
+        said = str(error)
+    else:
+        _send(answered.notices)
+        said = answered.said
+    if request.htmx:
+        return render(request, "games/partials/notice_said.html", {"said": said})
+    messages.info(request, said)
+    return redirect(next_url(request, "notifications"))
 
 
 @require_POST

@@ -19,6 +19,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from friendship.models import FriendshipRequest
 
 from .. import live
+from ..events import running
 from ..models import Invitation, Profile
 from ..people import addresses, friends
 from ..records.together import records_with
@@ -189,13 +190,15 @@ def resend_confirmation(request: HttpRequest) -> HttpResponse:
 @require_GET
 @login_required
 def notifications(request: HttpRequest) -> HttpResponse:
-    """Invitations and friend requests waiting for the player's answer."""
+    """Invitations, friend requests and requests to partner someone at an event waiting
+    for the player's answer."""
     return render(
         request,
         "games/notifications.html",
         {
             "waiting": invitations.waiting_for(request.user),
             "incoming": friends.requests_for(request.user),
+            "partners": running.requests_for(request.user),
         },
     )
 

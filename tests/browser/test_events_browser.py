@@ -1,9 +1,10 @@
 """A small duplicate event through the real server: a club's admin schedules it, two pairs
-register, it starts; each round's notice takes the players to their table, where the two pairs
-meet while computer pairs play the same deals at the other table; the standings show after the
-first round (the computer pairs among them), and after the second the results by pair and by
-deal, with the log that ``games.verify`` accepts. axe-core clean on the club page, the event's
-registration, the event in progress and its results, at both sizes."""
+register (each partner accepts), it starts; each round's notice takes the players to their
+table, where the two pairs meet while computer pairs play the same deals at the other table;
+the standings show after the first round (the computer pairs among them), and after the second
+the results by pair and by deal, with the log that ``games.verify`` accepts. axe-core clean on
+the club page, the event's registration, the event in progress and its results, at both
+sizes."""
 
 from __future__ import annotations
 
@@ -95,12 +96,28 @@ def test_a_small_duplicate_event_to_its_results(live_server_url, new_page, tmp_p
     expect(ana.get_by_role("heading", level=1)).to_have_text("Winter cup")
     event_url = ana.url
     ana.wait_for_load_state()  # the page's scripts (the browser's contribution) are in
+    # Each partner is asked and accepts: Bob in the notice on the page he has open, Dan on
+    # the event's page.
+    expect(bob.locator(".notices-live")).to_have_attribute("data-connected", "true")
     ana.get_by_label("Your partner").select_option("bob")
     ana.get_by_role("button", name="Register").click()
-    expect(ana.locator(".messages")).to_contain_text("You are registered.")
+    expect(ana.locator(".messages")).to_contain_text("bob is asked to partner you")
+    expect(ana.locator(".notices-live")).to_have_attribute("data-connected", "true")
+    asked = bob.locator(".notice").filter(has_text="ana asks you to be their partner in Winter cup")
+    asked.get_by_role("button", name="Accept").click()
+    expect(bob.locator(".notice")).to_contain_text("You and ana are registered for Winter cup.")
+    expect(ana.locator(".notice")).to_contain_text("bob accepted: you are registered")
     cid.goto(event_url)
     cid.get_by_label("Your partner").select_option("dan")
     cid.get_by_role("button", name="Register").click()
+    expect(cid.locator(".messages")).to_contain_text("dan is asked to partner you")
+    dan.goto(event_url)
+    registration = dan.get_by_role("region", name="Registered pairs")
+    expect(registration).to_contain_text("cid asks you to be their partner.")
+    no_serious_violations(dan)
+    registration.get_by_role("button", name="Accept").click()
+    expect(dan.locator(".messages")).to_contain_text("You and cid are registered for Winter cup.")
+    cid.goto(event_url)
     expect(cid.get_by_role("region", name="Registered pairs")).to_contain_text("ana & bob")
     expect(cid.get_by_role("region", name="Registered pairs")).to_contain_text("cid & dan")
     event = Event.objects.get()
