@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from cardroom.proxies import client_ip
 
+from ..events import daily
 from ..models import UsernameSkeleton
 from ..people import addresses, friends, limits
 from ..people.text import skeleton
@@ -147,6 +148,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "is_friend": request.user.is_authenticated
             and friends.are_friends(request.user, player),
             "my_tables": my_tables(player) if player == request.user else [],
+            "dailies": daily.dailies_of(player),
+            "daily_streak": daily.streak(player),
         },
     )
 

@@ -3,6 +3,7 @@
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from ..events import daily
 from ..tables.lobby import lobby_context, quick_games
 from .tables import new_table_forms, play_now_commitment
 
@@ -13,4 +14,5 @@ def home(request: HttpRequest) -> HttpResponse:
         return render(request, "games/home.html", {"quick_games": quick_games()})
     context = lobby_context(request.user)
     context.update(new_table_forms(), play_now_commitment=play_now_commitment(request))
+    context["daily"] = daily.summary(request.user)
     return render(request, "games/lobby.html", context)

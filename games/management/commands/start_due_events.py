@@ -1,16 +1,17 @@
-"""Start the duplicate events whose start time has come (run it every minute, from cron or a
-scheduler; an event's page also starts it when someone has it open)."""
+"""Start the duplicate events whose start time has come, open today's daily Belote and close
+the days that are over (run it every minute, from cron or a scheduler; an event's page also
+starts it when someone has it open, and the daily's pages open and close days themselves)."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from games.events import running
-from games.live.notify import notice_messages, send_sync
+from games.events import daily, running
+from games.live.notify import announce, notice_messages, send_sync
 
 
 class Command(BaseCommand):
-    help = "Start the duplicate events whose start time has come."
+    help = "Start the duplicate events whose start time has come; open and close daily Belotes."
 
     def handle(self, *args, **options) -> None:
         for event in running.due_events():
@@ -21,3 +22,10 @@ class Command(BaseCommand):
                 self.stdout.write(f"started {event}")
             else:
                 self.stdout.write(f"cancelled {event}: too few pairs")
+        closing = daily.due()
+        today, stopped = daily.open_and_close()
+        for table_id in stopped:
+            announce(table_id)
+        for day in closing:
+            self.stdout.write(f"closed the daily Belote of {day.day}")
+        self.stdout.write(f"the daily Belote of {today.day} is open")
