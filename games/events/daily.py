@@ -239,12 +239,14 @@ def match_ended(table_id: int) -> list[Notice]:
 
 
 def catch_up(entry: DailyEntry | None) -> DailyEntry | None:
-    """The entry, counted if its match ended and a process stopped before counting it."""
+    """The entry, counted if its match ended and a process stopped before counting it (its
+    day then read again: the standings' version moved on)."""
     if entry is None or entry.recorded_at is not None:
         return entry
     match = latest_match(entry)
     if match is not None and match.status == Match.Status.FINISHED and record(entry.pk):
         entry.refresh_from_db()
+        entry.daily.refresh_from_db()
     return entry
 
 
@@ -556,7 +558,10 @@ class Summary:
 def summary(user: AbstractBaseUser) -> Summary:
     """Today's daily for the home page: how many played, and the player's place once counted."""
     daily = today()
-    entry = catch_up(entry_of(daily, user))
+    entry = entry_of(daily, user)
+    if entry is not None:
+        entry.daily = daily
+    entry = catch_up(entry)
     board = standings(daily) if entry is not None and entry.recorded_at is not None else None
     line = board.line_of(user.pk) if board is not None else None
     return Summary(daily, entry, line, daily.recorded)

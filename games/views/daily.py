@@ -63,7 +63,10 @@ def today(request: HttpRequest) -> HttpResponse:
 @login_required
 def daily_page(request: HttpRequest, day: str) -> HttpResponse:
     daily = _daily(day)
-    entry = service.catch_up(service.entry_of(daily, request.user))
+    entry = service.entry_of(daily, request.user)
+    if entry is not None:
+        entry.daily = daily  # read again by a catch-up that counts the set
+    entry = service.catch_up(entry)
     board = service.standings(daily)
     friends = friend_ids(request.user)
     only_friends = request.GET.get("friends") == "1"
