@@ -39,7 +39,6 @@ from .. import background, verify
 from ..catalog import get_game
 from ..engines import belote, chance, duplicate, fair_deals
 from ..models import Daily, DailyEntry, DailyTally, DealReview, Match, Move, Seat, Table
-from ..people import access
 from ..presenters.belote import deal_summary
 from ..records import reviews
 from ..refusals import Refusal
@@ -392,11 +391,6 @@ def standings(daily: Daily) -> Board:
 
 # --------------------------------------------------------------------------------------------
 # The deals and their travellers
-
-
-def may_see_deals(daily: Daily, user: AbstractBaseUser) -> bool:
-    """Whether ``user`` may see the day's deals, travellers and reviews (``access``)."""
-    return access.may_see_daily_deals(daily, user)
 
 
 @dataclass

@@ -18,6 +18,7 @@ from friendship.models import Friend
 from .. import live
 from ..events import daily as service
 from ..models import Daily
+from ..people import access
 from . import done
 
 
@@ -80,7 +81,7 @@ def daily_page(request: HttpRequest, day: str) -> HttpResponse:
     shown = list(page.object_list)
     ids = {line.user_id for line in shown} | ({mine.user_id} if mine else set())
     names = dict(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
-    may_see = service.may_see_deals(daily, request.user)
+    may_see = access.may_see_daily_deals(daily, request.user)
     deals = service.my_deals(entry) if may_see and entry is not None else []
     played = service.deals_done(entry) if entry is not None else 0
     return render(
@@ -129,7 +130,7 @@ def deal_page(request: HttpRequest, day: str, number: int) -> HttpResponse:
     daily = _daily(day)
     if not 1 <= number <= daily.deals:
         raise Http404
-    if not service.may_see_deals(daily, request.user):
+    if not access.may_see_daily_deals(daily, request.user):
         raise Http404("the day's deals show to those who finished their set")
     entry = service.entry_of(daily, request.user)
     mine = None
