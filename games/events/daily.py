@@ -154,7 +154,8 @@ def start(daily: Daily, user: AbstractBaseUser) -> DailyEntry:
     return entry
 
 
-def latest_match(entry: DailyEntry) -> Match | None:
+def set_match(entry: DailyEntry) -> Match | None:
+    """The match of the player's set: their table's first (a daily table plays no other)."""
     if entry.table_id is None:
         return None
     return Match.objects.filter(table_id=entry.table_id).order_by("number").first()
@@ -164,7 +165,7 @@ def deals_done(entry: DailyEntry, match: Match | None = None) -> int:
     """How many deals of the set the player has played (one query, or none given the match)."""
     if entry.recorded_at is not None:
         return entry.deals_played
-    match = match or latest_match(entry)
+    match = match or set_match(entry)
     if match is None:
         return 0
     return len(belote.deal_results(belote.loads(match.state)))
@@ -208,7 +209,7 @@ def record(entry_id: int) -> bool:
         if entry is None:
             return False
         daily = entry.daily
-        match = latest_match(entry)
+        match = set_match(entry)
         sheet = belote.deal_results(belote.loads(match.state))[: daily.deals] if match else []
         finished = match is not None and match.status == Match.Status.FINISHED
         if not finished and not daily.closed and timezone.now() < daily.closes_at:
@@ -242,7 +243,7 @@ def catch_up(entry: DailyEntry | None) -> DailyEntry | None:
     day then read again: the standings' version moved on)."""
     if entry is None or entry.recorded_at is not None:
         return entry
-    match = latest_match(entry)
+    match = set_match(entry)
     if match is not None and match.status == Match.Status.FINISHED and record(entry.pk):
         entry.refresh_from_db()
         entry.daily.refresh_from_db()
@@ -437,11 +438,15 @@ def traveller(
     for *_rest, us, them, count in rows:
         by_score[us - them] += count
     players = sum(by_score.values())
+    below: dict[int, int] = {}
+    seen = 0
+    for score in sorted(by_score):
+        below[score] = seen
+        seen += by_score[score]
     lines = []
     for contract, declarer, multiplier, outcome, us, them, count in rows:
         score = us - them
-        below = sum(n for s, n in by_score.items() if s < score)
-        points = below + (by_score[score] - 1) / 2
+        points = below[score] + (by_score[score] - 1) / 2
         key = (contract, declarer, multiplier, outcome, us, them)
         lines.append(
             TravellerLine(
@@ -485,7 +490,7 @@ class PlayedDeal:
 def my_deals(entry: DailyEntry) -> list[PlayedDeal]:
     """The deals the viewer's set played, each with its par once its review is kept (two
     queries)."""
-    match = latest_match(entry)
+    match = set_match(entry)
     if match is None:
         return []
     sheet = belote.deal_results(belote.loads(match.state))[: entry.daily.deals]
@@ -519,7 +524,7 @@ def schedule_reviews(entry_id: int) -> None:
 def work_out_reviews(entry_id: int) -> None:
     """Claim the set (a cache key every process shares) and work its missing reviews out."""
     entry = DailyEntry.objects.filter(pk=entry_id).first()
-    match = latest_match(entry) if entry is not None else None
+    match = set_match(entry) if entry is not None else None
     if match is None or match.status == Match.Status.RUNNING:
         return
     key, token = f"daily-reviews:{entry_id}", secrets.token_hex(8)
@@ -561,20 +566,16 @@ def summary(user: AbstractBaseUser) -> Summary:
     return Summary(daily, entry, line, daily.recorded)
 
 
-def streak(user: AbstractBaseUser, on: date | None = None) -> int:
-    """Days in a row ``user`` played the daily, up to today (or yesterday, while today's is
-    not played yet)."""
-    on = on or day_of()
-    days = list(
-        DailyEntry.objects.filter(user_id=user.pk, daily__day__lte=on)
-        .order_by("-daily__day")
-        .values_list("daily__day", flat=True)[:400]
-    )
+def streak_of(days: list[date], on: date) -> int:
+    """Days in a row among ``days`` (latest first) up to ``on``, or up to the day before while
+    ``on`` is not among them (today's set may still be played)."""
     if not days:
         return 0
     expected = on if days[0] == on else on - timedelta(days=1)
     count = 0
     for day in days:
+        if day > on:
+            continue
         if day != expected:
             break
         count += 1
@@ -593,16 +594,22 @@ class PastDaily:
     players: int
 
 
-def dailies_of(user: AbstractBaseUser, limit: int = 10) -> list[PastDaily]:
-    """``user``'s latest counted dailies with their percentage and place: the ones kept at
-    the close, today's from the standings as they stand."""
+#: Days a profile reads back, for the streak.
+STREAK_DAYS = 400
+
+
+def dailies_of(user: AbstractBaseUser, limit: int = 10) -> tuple[list[PastDaily], int]:
+    """``user``'s latest counted dailies with their percentage and place (kept at the close;
+    today's from the standings as they stand), and their streak: one query, and today's
+    standings when they are not kept in this process yet."""
     entries = list(
-        DailyEntry.objects.filter(user_id=user.pk, recorded_at__isnull=False)
+        DailyEntry.objects.filter(user_id=user.pk)
         .select_related("daily")
-        .order_by("-daily__day")[:limit]
+        .order_by("-daily__day")[:STREAK_DAYS]
     )
+    days = [entry.daily.day for entry in entries]
     out = []
-    for entry in entries:
+    for entry in [entry for entry in entries if entry.recorded_at is not None][:limit]:
         daily = entry.daily
         if entry.rank is not None:
             out.append(PastDaily(daily, entry, entry.percent, entry.rank, daily.recorded))
@@ -618,7 +625,7 @@ def dailies_of(user: AbstractBaseUser, limit: int = 10) -> list[PastDaily]:
                 board.players,
             )
         )
-    return out
+    return out, streak_of(days, day_of())
 
 
 # --------------------------------------------------------------------------------------------

@@ -69,6 +69,7 @@ def sees_nothing_of_the_deals(page: Page, base: str, day: str, others: list[int]
         + [f"/m/{match}/deals/1/" for match in others]
     ):
         assert page.goto(base + path).status == 404, path
+    page.goto(f"{base}/daily/{day}/")
 
 
 def test_the_daily_as_three_new_players(live_server_url, new_page):
