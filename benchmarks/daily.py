@@ -151,7 +151,7 @@ def _play_out(table_id: int) -> None:
         state = belote.loads(match.state)
 
 
-def _time(client: Client, page: str, url: str, views: int, **query: str) -> Timing:
+def _time(client: Client, what: str, url: str, views: int, **query: str) -> Timing:
     client.get(url, query)  # warm: templates compiled, standings kept
     times = []
     for _ in range(views):
@@ -162,7 +162,7 @@ def _time(client: Client, page: str, url: str, views: int, **query: str) -> Timi
             raise RuntimeError(f"{url} answered {answer.status_code}")
     times.sort()
     return Timing(
-        page,
+        what,
         views,
         round(statistics.median(times), 2),
         round(times[max(0, int(len(times) * 0.95) - 1)], 2),

@@ -319,6 +319,11 @@ class Board:
     lines: list[Line] = field(default_factory=list)
     by_user: dict[int, int] = field(default_factory=dict)  # user id -> index in lines
 
+    def lines_of(self, user_ids: set[int]) -> list[Line]:
+        """The lines of ``user_ids`` (those who have one), in the standings' order."""
+        places = sorted(self.by_user[u] for u in user_ids if u in self.by_user)
+        return [self.lines[index] for index in places]
+
     def line_of(self, user_id: int) -> Line | None:
         index = self.by_user.get(user_id)
         return None if index is None else self.lines[index]
@@ -494,25 +499,16 @@ def my_deals(entry: DailyEntry) -> list[PlayedDeal]:
     if match is None:
         return []
     sheet = belote.deal_results(belote.loads(match.state))[: entry.daily.deals]
-    kept = {
-        review.deal: review.data
-        for review in DealReview.objects.filter(
+    # Only each review's par is read: a whole review is far larger.
+    pars = dict(
+        DealReview.objects.filter(
             match=match, version=get_game("belote").review_version
-        ).only("deal", "data")
-    }
-    out = []
-    for number, line in enumerate(sheet, start=1):
-        review = kept.get(number)
-        out.append(
-            PlayedDeal(
-                number,
-                dict(line),
-                duplicate.deal_score(line),
-                match.pk,
-                review["par"] if review else None,
-            )
-        )
-    return out
+        ).values_list("deal", "data__par")
+    )
+    return [
+        PlayedDeal(number, dict(line), duplicate.deal_score(line), match.pk, pars.get(number))
+        for number, line in enumerate(sheet, start=1)
+    ]
 
 
 def schedule_reviews(entry_id: int) -> None:

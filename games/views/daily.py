@@ -73,9 +73,7 @@ def daily_page(request: HttpRequest, day: str) -> HttpResponse:
     only_friends = request.GET.get("friends") == "1"
     lines = board.lines
     if only_friends:
-        lines = [
-            line for line in lines if line.user_id in friends or line.user_id == request.user.pk
-        ]
+        lines = board.lines_of(friends | {request.user.pk})
     page = Paginator(lines, service.PER_PAGE).get_page(request.GET.get("page"))
     mine = board.line_of(request.user.pk)
     shown = list(page.object_list)
@@ -98,7 +96,7 @@ def daily_page(request: HttpRequest, day: str) -> HttpResponse:
                 (line, names.get(line.user_id, ""), line.user_id in friends) for line in shown
             ],
             "mine": mine,
-            "mine_shown": mine is not None and mine in shown,
+            "mine_shown": mine is not None and any(line is mine for line in shown),
             "only_friends": only_friends,
             "may_see": may_see,
             "deals": deals,
