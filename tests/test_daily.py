@@ -338,6 +338,8 @@ def test_the_days_log_checks_with_the_verifier():
 
 def test_the_home_page_says_what_todays_daily_is_and_the_players_standing(client):
     players = make_players(2)
+    visitor = client.get(reverse("home")).content.decode()
+    assert "Daily Belote" in visitor and "0 players have played it so far." in visitor
     client.force_login(players[0])
     home = client.get(reverse("home")).content.decode()
     assert "Daily Belote" in home and reverse("daily", args=[daily.day_of().isoformat()]) in home

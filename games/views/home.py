@@ -11,7 +11,8 @@ from .tables import new_table_forms, play_now_commitment
 def home(request: HttpRequest) -> HttpResponse:
     """Welcome page; logged-in players see the lobby with the new-table form."""
     if not request.user.is_authenticated:
-        return render(request, "games/home.html", {"quick_games": quick_games()})
+        context = {"quick_games": quick_games(), "daily": daily.summary(request.user)}
+        return render(request, "games/home.html", context)
     context = lobby_context(request.user)
     context.update(new_table_forms(), play_now_commitment=play_now_commitment(request))
     context["daily"] = daily.summary(request.user)
