@@ -285,6 +285,10 @@ BOT_ANSWER_SECONDS = float(os.environ.get("BOT_ANSWER_SECONDS", "10"))
 AWAY_GRACE_SECONDS = float(os.environ.get("AWAY_GRACE_SECONDS", "30"))
 TIMEOUTS_BEFORE_COVER = int(os.environ.get("TIMEOUTS_BEFORE_COVER", "3"))
 
+# The daily Belote: a new set of DAILY_DEALS deals opens at every midnight of DAILY_TIME_ZONE.
+DAILY_TIME_ZONE = os.environ.get("DAILY_TIME_ZONE", "Europe/Sofia")
+DAILY_DEALS = int(os.environ.get("DAILY_DEALS", "8"))
+
 # Presence: each server process refreshes its heartbeat this often while it holds table
 # sockets; a process silent for PRESENCE_STALE_SECONDS is taken for dead (killed, crashed) and
 # its players for gone.

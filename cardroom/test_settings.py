@@ -26,3 +26,5 @@ BOTS_IN_WORKERS = False
 SIGNUPS_PER_ADDRESS_PER_HOUR = 10_000
 MAX_OPEN_TABLES_PER_ACCOUNT = 10_000
 REPORTS_PER_USER_PER_HOUR = 10_000
+# A daily Belote of two deals keeps the tests that play one short.
+DAILY_DEALS = int(os.environ.get("TEST_DAILY_DEALS", "2"))

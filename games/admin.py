@@ -19,6 +19,7 @@ from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -30,6 +31,7 @@ from .models import (
     Announcement,
     ChatMessage,
     Club,
+    DailyEntry,
     Event,
     EventPair,
     EventTable,
@@ -215,11 +217,15 @@ class MatchAdmin(ReadOnlyAdmin):
 
     @staticmethod
     def _ended(match: Match | None) -> bool:
-        """Over, and at an event's table, over at every table of its round (same deals)."""
+        """Over, and at an event's table, over at every table of its round (same deals); at
+        a daily Belote's, its day over (every player of the day plays the same deals)."""
         return (
             match is not None
             and match.status != Match.Status.RUNNING
             and not EventTable.objects.filter(table_id=match.table_id, revealed=False).exists()
+            and not DailyEntry.objects.filter(
+                table_id=match.table_id, daily__closes_at__gt=timezone.now()
+            ).exists()
         )
 
     def get_fields(self, request: HttpRequest, obj: Match | None = None) -> tuple[str, ...]:

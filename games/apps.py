@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from . import catalog
         from .catalog import belote, grabush
-        from .events import running
+        from .events import daily, running
         from .live import database, sign_out
         from .people import signals
         from .tables import extensions
@@ -19,6 +19,7 @@ class GamesConfig(AppConfig):
         catalog.register(belote.GAME)
         catalog.register(grabush.GAME)
         extensions.on_match_end(running.match_ended)
+        extensions.on_match_end(daily.match_ended)
         extensions.on_connect_wake(running.tables_to_drive)
         signals.connect()
         sign_out.connect()

@@ -6,6 +6,7 @@ from .people import languages
 from .views import (
     accounts,
     clubs,
+    daily,
     events,
     fair,
     friends,
@@ -79,6 +80,11 @@ urlpatterns = [
     path("events/<int:pk>/start/", events.start, name="start_event"),
     path("events/<int:pk>/cancel/", events.cancel, name="cancel_event"),
     path("events/<int:pk>/log.json", events.event_log, name="event_log"),
+    path("daily/", daily.today, name="daily_today"),
+    path("daily/<str:day>/", daily.daily_page, name="daily"),
+    path("daily/<str:day>/play/", daily.play, name="daily_play"),
+    path("daily/<str:day>/deals/<int:number>/", daily.deal_page, name="daily_deal"),
+    path("daily/<str:day>/log.json", daily.daily_log, name="daily_log"),
     path("language/", languages.set_language, name="set_language"),
     path("healthz", health.healthz, name="healthz"),
 ]

@@ -375,8 +375,9 @@ def fake_history(users, count: int, game: str = "belote") -> list[Match]:
 
 
 #: Queries of a profile page for a visitor: the user, 2 for the stats, 1 chart per rated game,
-#: 4 for the match list (count, page, the page's players, the page's rating changes).
-PROFILE_QUERIES = 9
+#: 4 for the match list (count, page, the page's players, the page's rating changes), 1 for the
+#: daily Belotes played.
+PROFILE_QUERIES = 10
 
 
 @pytest.mark.contract

@@ -69,6 +69,12 @@ def _running_seats(table_id: int, user_id: int) -> QuerySet[MatchPlayer]:
     )
 
 
+def _may_be_away(seats: QuerySet[MatchPlayer]) -> QuerySet[MatchPlayer]:
+    """The seats a player leaving makes away: not a daily Belote's, which waits for its
+    player however long they are gone (no computer covers them there)."""
+    return seats.filter(match__table__daily_entry__isnull=True)
+
+
 def _beat() -> bool:
     """Refresh this process's heartbeat; False when its row was missing (now recreated)."""
     now = timezone.now()
@@ -102,7 +108,7 @@ def leave(table_id: int, user_id: int, channel_name: str) -> None:
         Presence.objects.filter(channel_name=channel_name).delete()
         gone = not Presence.objects.live().filter(table_id=table_id, user_id=user_id).exists()
         if gone:
-            _running_seats(table_id, user_id).update(away_since=timezone.now())
+            _may_be_away(_running_seats(table_id, user_id)).update(away_since=timezone.now())
     finished_quick = Table.objects.filter(pk=table_id, quick=True, status=Table.Status.FINISHED)
     if gone and finished_quick.exists() and matches.start_quick_rematch(table_id) is not None:
         notify.announce(lobby=True)  # the consumer tells the table itself
@@ -128,7 +134,9 @@ def sweep() -> set[int]:
         Server.objects.filter(name__in=last_seen, seen_at__lt=_cutoff()).delete()
         for (table_id, user_id), seen in gone.items():
             if not Presence.objects.live().filter(table_id=table_id, user_id=user_id).exists():
-                _running_seats(table_id, user_id).filter(away_since=None).update(away_since=seen)
+                _may_be_away(_running_seats(table_id, user_id)).filter(away_since=None).update(
+                    away_since=seen
+                )
     return {table_id for table_id, _ in gone}
 
 

@@ -107,14 +107,16 @@ def load_snapshot(table_id: int) -> TableSnapshot:
     # The event a table belongs to comes with it: the frames that show it render in the loop.
     match = (
         Match.objects.filter(table_id=table_id)
-        .select_related("table__event_table__event")
+        .select_related("table__event_table__event", "table__daily_entry__daily")
         .order_by("-number")
         .first()
     )
     table = (
         match.table
         if match is not None
-        else Table.objects.select_related("event_table__event").get(pk=table_id)
+        else Table.objects.select_related("event_table__event", "daily_entry__daily").get(
+            pk=table_id
+        )
     )
     state = players = None
     if match is not None:

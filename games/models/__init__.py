@@ -1,10 +1,11 @@
 """The app's models, one module per room: ``tables`` (tables, seats, matches, the move log,
 chat, invitations), ``people`` (clubs, players' choices, moderation), ``records`` (deal reviews,
-ratings), ``events`` (duplicate events) and ``presence`` (who has a table open). Import them from
-here: ``from games.models import Table``."""
+ratings), ``events`` (duplicate events), ``daily`` (the daily Belote) and ``presence`` (who has
+a table open). Import them from here: ``from games.models import Table``."""
 
 from __future__ import annotations
 
+from .daily import Daily, DailyEntry, DailyTally
 from .events import Event, EventPair, EventTable
 from .people import (
     Announcement,
@@ -34,6 +35,9 @@ __all__ = [
     "Announcement",
     "ChatMessage",
     "Club",
+    "Daily",
+    "DailyEntry",
+    "DailyTally",
     "DealReview",
     "Event",
     "EventPair",

@@ -13,6 +13,10 @@ results link them).
 A club's event is seen by anyone unless its club is hidden, and played by the club's members;
 a public cup (an event of no club, the site's) is seen by anyone and played by every active
 player, with any partner who does not block them.
+
+A daily Belote's table opens only to its player until the day closes. Nothing of the day's
+deals (records, replays, reviews, travellers, logs) shows to anyone, staff included, before
+they have finished their own set of the day; after the day closes, all of it shows to everyone.
 """
 
 from __future__ import annotations
@@ -21,9 +25,20 @@ from enum import Enum
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
 from friendship.models import Block
 
-from ..models import Club, Event, Invitation, MatchPlayer, Membership, Seat, Table
+from ..models import (
+    Club,
+    Daily,
+    DailyEntry,
+    Event,
+    Invitation,
+    MatchPlayer,
+    Membership,
+    Seat,
+    Table,
+)
 
 #: Tables any list may show anyone (the lobby's): public ones; a private table is reached by
 #: its code, or from the lists of those it concerns (:func:`tables_listed_to`).
@@ -84,7 +99,11 @@ def _closed_to(user: AbstractBaseUser) -> Q:
     """Tables that open to ``user`` only if they sit there: an event's table whose round is
     still being played, a private table whose creator blocks them."""
     blockers = Block.objects.filter(blocked_id=user.pk).values("blocker_id")
-    return Q(event_table__revealed=False) | Q(is_private=True, owner_id__in=blockers)
+    return (
+        Q(event_table__revealed=False)
+        | Q(daily_entry__daily__closes_at__gt=timezone.now())
+        | Q(is_private=True, owner_id__in=blockers)
+    )
 
 
 def may_open(table: Table | int, user: AbstractBaseUser) -> bool:
@@ -155,6 +174,18 @@ def records_shown_to(viewer: AbstractBaseUser, match: str = "") -> Q:
     """
     # A duplicate round's deals show to nobody before every table of the round has played them.
     revealed = ~Q(**{f"{match}table__event_table__revealed": False})
+    # A daily's, to nobody who has not finished their own set of the day before it closes.
+    daily_open = Q(**{f"{match}table__daily_entry__daily__closes_at__gt": timezone.now()})
+    finished_it = DailyEntry.objects.filter(
+        daily_id=OuterRef(f"{match}table__daily_entry__daily_id"),
+        user_id=viewer.pk,
+        finished_at__isnull=False,
+    )
+    if viewer.is_authenticated:
+        revealed &= ~daily_open | Q(Exists(finished_it))
+    else:
+        revealed &= ~daily_open
+    daily_over = Q(**{f"{match}table__daily_entry__daily__closes_at__lte": timezone.now()})
     if viewer.is_staff:
         return revealed
     public = Q(**{f"{match}table__is_private": False})
@@ -163,4 +194,18 @@ def records_shown_to(viewer: AbstractBaseUser, match: str = "") -> Q:
     played = MatchPlayer.objects.filter(match=OuterRef(f"{match}pk"), user_id=viewer.pk)
     event = f"{match}table__event_table__event__"
     event_over = Q(**{f"{event}status": Event.Status.FINISHED}) & _seen_events(event)
-    return (public | Q(Exists(played)) | event_over) & revealed
+    return (public | Q(Exists(played)) | event_over | daily_over | daily_open) & revealed
+
+
+def may_see_daily_deals(daily: Daily, user: AbstractBaseUser) -> bool:
+    """Whether ``user`` may see anything of ``daily``'s deals (its travellers, pars, reviews,
+    other players' records): once the day has closed, everyone; before, only a player who
+    has finished their own set of the day (staff no more than anyone)."""
+    if daily.closes_at <= timezone.now():
+        return True
+    return (
+        user.is_authenticated
+        and DailyEntry.objects.filter(
+            daily=daily, user_id=user.pk, finished_at__isnull=False
+        ).exists()
+    )

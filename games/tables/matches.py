@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from ..catalog import Game, get_game
 from ..engines import fair_deals
 from ..engines.contract import GameState
-from ..models import EventTable, Match, MatchPlayer, Seat, Table
+from ..models import DailyEntry, EventTable, Match, MatchPlayer, Seat, Table
 from ..people.online import at_table
 from .rows import (
     TableError,
@@ -125,6 +125,8 @@ def vote_rematch(table_id: int, user: AbstractBaseUser, contribution: str = "") 
             raise TableError(_("A rematch can only follow a finished match."))
         if EventTable.objects.filter(table=table).exists():
             raise TableError(_("An event's table plays one match: the next round has its own."))
+        if DailyEntry.objects.filter(table=table).exists():
+            raise TableError(_("A daily Belote is played once: tomorrow's has new deals."))
         seats = list(table.seats.all())
         mine = [seat.index for seat in seats if seat.user_id == user.pk]
         if not mine:

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from cardroom.proxies import client_ip
 
+from ..events import daily
 from ..models import UsernameSkeleton
 from ..people import addresses, friends, limits
 from ..people.text import skeleton
@@ -136,6 +137,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public profile: results and rating per game, then their matches, paginated."""
     player = get_object_or_404(User, username=username, is_active=True)
     page, rows = history.player_matches(player, request.user, request.GET.get("page"))
+    dailies, streak = daily.dailies_of(player)
     return render(
         request,
         "games/profile.html",
@@ -147,6 +149,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
             "is_friend": request.user.is_authenticated
             and friends.are_friends(request.user, player),
             "my_tables": my_tables(player) if player == request.user else [],
+            "dailies": dailies,
+            "daily_streak": streak,
         },
     )
 

@@ -146,7 +146,9 @@ def table_options(request: HttpRequest) -> HttpResponse:
 def table(request: HttpRequest, code: str) -> HttpResponse:
     """A table's page; the websocket it opens keeps it live. A visitor who is not logged in
     (an invited friend, usually) is told who invites them, to sign up or log in first."""
-    table = get_object_or_404(Table.objects.select_related("owner", "club"), code=code)
+    table = get_object_or_404(
+        Table.objects.select_related("owner", "club", "daily_entry__daily"), code=code
+    )
     if request.user.is_authenticated and not access.may_open(table, request.user):
         if not access.admitted_by_club(table, request.user) and not table.club.hidden:
             messages.error(

@@ -1,4 +1,4 @@
-"""``python manage.py bench engines|bots|lobby|review|moves|notices|connections|pages``: the
+"""``python manage.py bench engines|bots|lobby|review|moves|notices|connections|pages|daily``: the
 benchmarks (never timed tests).
 
 - ``engines``: random legal playouts per second for each engine, one core.
@@ -17,6 +17,9 @@ benchmarks (never timed tests).
 - ``pages``: the CPU of an anonymous view of each page the soak's visitors open, through the
   site's ASGI application and through Django's sync handler (``benchmarks.pages``); on
   DATABASE_URL when set, else on its own SQLite file.
+- ``daily``: the daily Belote's standings page and each deal's traveller with ``--players``
+  finished sets, p50 and p95 of each (``benchmarks.daily``); on DATABASE_URL when set, else
+  on its own SQLite file.
 - ``moves``: Python instructions, calls and queries per move made over a table's websocket,
   counted twice to the same figure, and CPU time per move (``benchmarks.move_path``); in
   processes of its own, each on a copy of one SQLite file of its own.
@@ -37,6 +40,7 @@ from benchmarks import (
     arena,
     belote_bots,
     connections,
+    daily,
     grabush_bots,
     lobby,
     move_path,
@@ -68,6 +72,7 @@ class Command(BaseCommand):
                 "notices",
                 "connections",
                 "pages",
+                "daily",
             ],
         )
         parser.add_argument("--deals", type=int, default=200, help="review: deals reviewed")
@@ -134,7 +139,12 @@ class Command(BaseCommand):
         parser.add_argument(
             "--requests", type=int, default=400, help="connections: requests each way"
         )
-        parser.add_argument("--views", type=int, default=300, help="pages: views of each page")
+        parser.add_argument(
+            "--views", type=int, default=300, help="pages, daily: views of each page"
+        )
+        parser.add_argument(
+            "--players", type=int, default=10_000, help="daily: finished sets of the day"
+        )
         parser.add_argument("--json", help="also write the results to this JSON file")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -148,6 +158,8 @@ class Command(BaseCommand):
             result = self.bench_moves(options)
         elif options["what"] == "pages":
             result = self.bench_pages(options)
+        elif options["what"] == "daily":
+            result = self.bench_daily(options)
         elif options["what"] == "review":
             result = review.run(options["deals"], options["seed"])
             self.stdout.write(review.format_result(result))
@@ -294,6 +306,21 @@ class Command(BaseCommand):
         costs = pages.run(options["views"])
         self.stdout.write(pages.format_costs(costs))
         return pages.as_dicts(costs)
+
+    def bench_daily(self, options: dict[str, Any]) -> dict[str, Any] | None:
+        """Time the daily's standings and travellers with many finished sets (None: it ran in
+        a copy of this command, on its own file)."""
+        if not 1 <= options["players"] <= 100_000 or not 1 <= options["views"] <= 10_000:
+            raise CommandError("--players must be in [1, 100000] and --views in [1, 10000]")
+        if "DATABASE_URL" not in os.environ:
+            rerun_on_own_database("bench")
+            return None
+        call_command("migrate", verbosity=0, interactive=False)
+        result = daily.run(
+            options["players"], options["views"], say=lambda text: self.stderr.write(text)
+        )
+        self.stdout.write(daily.format_result(result))
+        return result
 
     def bench_moves(self, options: dict[str, Any]) -> dict[str, Any]:
         """Count the move path (twice) and time it, in processes of its own."""
