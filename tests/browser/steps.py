@@ -92,3 +92,26 @@ def start_grabush_with_computers(page: Page, base: str) -> None:
     expect(page.locator("#connection")).to_have_text("Connected")
     page.get_by_role("button", name="Fill empty seats with computers").click()
     page.get_by_role("button", name="Start the match").click()
+
+
+#: A Belote player's simplest move: the first card they may play, or pass in the auction.
+SIMPLE_MOVE = "#my-area .playable, #my-area .call-pass"
+
+
+def next_deal_or_move(page: Page) -> bool:
+    """Press "Next deal" after a deal, or on the player's turn make :data:`SIMPLE_MOVE` and
+    wait until the page has the move; whether anything was done."""
+    next_deal = page.locator("#my-area .next-deal")
+    if next_deal.count() and next_deal.is_visible():
+        next_deal.click()
+        expect(next_deal).to_have_count(0)
+        return True
+    if not page.locator("#table-status .your-turn").count():
+        return False
+    version = page.locator("#play-version input").get_attribute("value")
+    move = page.locator(SIMPLE_MOVE).first
+    if not move.count():
+        return False
+    move.click()
+    expect(page.locator("#play-version input")).not_to_have_attribute("value", version or "")
+    return True

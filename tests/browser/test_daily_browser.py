@@ -12,10 +12,9 @@ from playwright.sync_api import Page, expect
 from games.events import daily
 from games.models import Match
 
-from .steps import PASSWORD, sign_up
+from .steps import PASSWORD, next_deal_or_move, sign_up
 from .test_friends_browser import no_serious_violations
 
-MOVE = "#my-area .playable, #my-area .call-pass"
 #: A hang guard only: each step ends as soon as its condition holds.
 DEADLINE = 600
 DONE = "You have played every deal of this daily Belote."
@@ -35,19 +34,8 @@ def play(page: Page, deals: int | None = None) -> None:
             shown or f"deal {deals + 1} of" in page.locator("#board-top").inner_text()
         ):
             return
-        if shown:
-            next_deal.click()
-            expect(next_deal).to_have_count(0)
+        if next_deal_or_move(page):
             continue
-        if page.locator("#table-status .your-turn").count():
-            version = page.locator("#play-version input").get_attribute("value")
-            move = page.locator(MOVE).first
-            if move.count():
-                move.click()
-                expect(page.locator("#play-version input")).not_to_have_attribute(
-                    "value", version or ""
-                )
-                continue
         page.wait_for_timeout(100)  # computers think: look again
     raise AssertionError("the daily did not get that far")
 

@@ -18,12 +18,10 @@ from games import verify
 from games.engines import duplicate
 from games.models import Event, EventTable, Match
 
-from .steps import sign_up
+from .steps import next_deal_or_move, sign_up
 from .test_friends_browser import no_serious_violations
 
 NAMES = ["ana", "bob", "cid", "dan"]
-#: What a player may do on their turn: the first card they may play, or pass in the auction.
-MOVE = "#my-area .playable, #my-area .call-pass"
 #: A hang guard only: each step ends as soon as its condition holds.
 ROUND_DEADLINE = 900
 
@@ -41,20 +39,7 @@ def play_round(pages: list[Page], number: int) -> None:
             return
         acted = False
         for page in waiting:
-            next_deal = page.locator("#my-area .next-deal")
-            if next_deal.count() and next_deal.is_visible():
-                next_deal.click()
-                expect(next_deal).to_have_count(0)
-                acted = True
-            elif page.locator("#table-status .your-turn").count():
-                version = page.locator("#play-version input").get_attribute("value")
-                move = page.locator(MOVE).first
-                if move.count():
-                    move.click()
-                    expect(page.locator("#play-version input")).not_to_have_attribute(
-                        "value", version or ""
-                    )
-                    acted = True
+            acted = next_deal_or_move(page) or acted
         if not acted:
             pages[0].wait_for_timeout(100)  # computers think: look again
     raise AssertionError(f"round {number} did not finish")
