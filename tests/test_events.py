@@ -476,6 +476,18 @@ def test_the_published_log_checks_and_a_changed_deal_does_not():
     assert started is not None and started.finished
     event.refresh_from_db()
     log = results.event_log(event)
+    # Every table names its two sides: a registered pair's number, or a computer pair's.
+    for place in round_tables(event, 1):
+        logged = log["rounds"][0]["tables"][place.number]
+        for side in (0, 1):
+            pair = getattr(place, f"team_{side}")
+            if pair is not None:
+                assert logged[f"team_{side}"] == pair.number
+                assert logged[f"computers_{side}"] is None
+            else:
+                assert logged[f"team_{side}"] is None
+                assert logged[f"computers_{side}"] == getattr(place, f"computers_{side}")
+                assert logged[f"computers_{side}"] is not None
     findings = verify.verify(log)
     assert findings and all(f.ok for f in findings), [f.text for f in findings if not f.ok]
     assert sum("got the round's 2 deals" in f.text for f in findings) == 4

@@ -307,6 +307,9 @@ def event_log(event: Event) -> dict[str, object]:
                     "match": match.pk,
                     "team_0": place.team_0.number if place.team_0 else None,
                     "team_1": place.team_1.number if place.team_1 else None,
+                    # A side no pair sits at: the computer pair's number in the standings.
+                    "computers_0": None if place.team_0 else place.computers_0,
+                    "computers_1": None if place.team_1 else place.computers_1,
                     "options": spec.engine_options(match.options),
                     "seed": match.seed,
                     "deals": spec.drawn_deals(match.seed, match.options, state),
