@@ -140,7 +140,7 @@ def test_every_player_asking_for_a_rematch_at_once_starts_one_match():
 def test_a_quick_tables_next_match_starts_once_however_it_is_asked_for():
     alice, bob = make_players(2)
     table = quick.play_now(alice, "grabush").table
-    quick.play_now(bob, "grabush")
+    quick.claim_computer_seat(table.pk, bob)
     at_the_table(table, alice, bob)
     finish(table)
     together(

@@ -1,5 +1,6 @@
-"""One click on "Play now" seats a player at a quick table with computer players and starts it;
-a later "Play now" takes a computer's seat at a running quick table from its next deal."""
+"""One click on "Play now" seats a player at a new quick table with computer players and starts
+it at 0–0; joining a match in progress, taking a computer's seat from its next deal, is a choice
+of its own."""
 
 from __future__ import annotations
 
@@ -113,8 +114,7 @@ def test_options_are_the_options_forms_initial_values_but_no_table_talk_penalty(
 def test_a_later_player_holds_a_computers_seat_and_takes_it_over_at_the_next_deal():
     alice, bob = make_players(2)
     table = quick.play_now(alice, "belote").table
-    joined = quick.play_now(bob, "belote")
-    assert joined == (table, "claimed")
+    assert quick.claim_computer_seat(table.pk, bob) == 1
     table.refresh_from_db()
     assert seats_of(table)[1] == (bob.pk, "")  # the table's seat is his at once…
     assert 1 in table.rematch_votes  # …and so is the next match, should this one end first
@@ -142,7 +142,7 @@ def test_a_later_player_holds_a_computers_seat_and_takes_it_over_at_the_next_dea
 def test_a_player_at_the_table_takes_over_with_no_away_mark_and_plays_his_own_cards():
     alice, bob = make_players(2)
     table = quick.play_now(alice, "belote").table
-    quick.play_now(bob, "belote")
+    quick.claim_computer_seat(table.pk, bob)
     at_the_table(table, alice, bob)
     snapshot = snapshots.load_snapshot(table.pk)
     context = table_context(table, bob, snapshot=snapshot)
@@ -187,7 +187,7 @@ def test_the_deal_that_hands_a_seat_over_is_read_again_not_carried_forward(
     the move that hands a seat over changes the players, so its event reads them."""
     alice, bob = make_players(2)
     table = quick.play_now(alice, "belote").table
-    quick.play_now(bob, "belote")
+    quick.claim_computer_seat(table.pk, bob)
     match = match_of(table)
     deals = len(belote.deal_results(belote.loads(match.state)))
     while True:
@@ -216,7 +216,7 @@ def test_play_now_takes_a_seated_player_back_to_their_table(client):
     alice, bob = make_players(2)
     table = quick.play_now(alice, "belote").table
     assert quick.play_now(alice, "belote") == (table, "back")
-    assert quick.play_now(bob, "belote") == (table, "claimed")
+    quick.claim_computer_seat(table.pk, bob)
     assert quick.play_now(bob, "belote") == (table, "back")  # waiting for his deal
     client.force_login(bob)
     response = client.post(reverse("play_now"), {"game": "belote"})
@@ -233,10 +233,10 @@ def test_full_private_and_finished_tables_are_not_joined():
     users = make_players(6)
     table = quick.play_now(users[0], "belote").table
     for user in users[1:4]:
-        assert quick.play_now(user, "belote") == (table, "claimed")
+        quick.claim_computer_seat(table.pk, user)
     assert seats_of(table) == [(user.pk, "") for user in users[:4]]
-    fifth = quick.play_now(users[4], "belote")  # no computer left there: a table of his own
-    assert fifth.how == "created" and fifth.table != table
+    with pytest.raises(quick.SeatGone):  # no computer left there
+        quick.claim_computer_seat(table.pk, users[4])
     # A table opened from the lobby is never joined by "Play now", even with computers in it.
     own = rows.create_table(users[5], "grabush", quick.default_options("grabush"), is_private=False)
     seating.fill_with_bots(own.pk, users[5], "easy")
@@ -266,7 +266,7 @@ def test_play_now_respects_the_open_tables_limit(client, settings):
     # A seat held at someone else's quick table counts too.
     assert quick.play_now(alice, "belote").how == "back"
     carol = get_user_model().objects.create_user("carol", password="pw-123456789")
-    quick.play_now(carol, "belote")
+    quick.claim_computer_seat(table.pk, carol)
     with pytest.raises(rows.TableError, match="1 table waiting or playing"):
         quick.play_now(carol, "grabush")
 
@@ -322,7 +322,7 @@ def test_the_lobby_offers_play_now_and_lists_quick_tables_with_computer_seats(cl
 def test_a_waiting_player_may_give_the_seat_back_but_nobody_leaves_a_seat_in_play():
     alice, bob = make_players(2)
     table = quick.play_now(alice, "belote").table
-    quick.play_now(bob, "belote")
+    quick.claim_computer_seat(table.pk, bob)
     with pytest.raises(rows.TableError, match="can't change"):
         seating.leave_seat(table.pk, alice)
     seating.leave_seat(table.pk, bob)
@@ -340,7 +340,7 @@ def test_a_quick_match_stays_unrated_even_when_people_took_every_computer_seat()
     users = make_players(4)
     table = quick.play_now(users[0], "belote").table
     for user in users[1:]:
-        quick.play_now(user, "belote")
+        quick.claim_computer_seat(table.pk, user)
     match = play_to_end(table)
     players = list(match.players.all())
     assert [p.user_id for p in players] == [u.pk for u in users]  # humans by the end…
@@ -353,7 +353,7 @@ def test_a_quick_match_stays_unrated_even_when_people_took_every_computer_seat()
 def test_grabush_hands_a_claimed_seat_over_with_the_next_match():
     alice, bob = make_players(2)
     table = quick.play_now(alice, "grabush").table
-    assert quick.play_now(bob, "grabush") == (table, "claimed")
+    assert quick.claim_computer_seat(table.pk, bob) == 1
     at_the_table(table, alice, bob)
     first = play_to_end(table)  # a game without deals: the computer plays it to its end
     assert players_of(first)[1] == (None, get_game("grabush").cover_level)
@@ -371,7 +371,7 @@ def test_grabush_hands_a_claimed_seat_over_with_the_next_match():
 def test_a_quick_tables_next_match_waits_only_for_the_players_still_at_it():
     alice, bob = make_players(2)
     table = quick.play_now(alice, "grabush").table
-    quick.play_now(bob, "grabush")
+    quick.claim_computer_seat(table.pk, bob)
     at_the_table(table, alice, bob)
     presence.leave(table.pk, bob.pk, f"channel-{table.pk}-{bob.pk}")  # bob closes the page
     play_to_end(table)
@@ -387,7 +387,7 @@ def test_a_quick_tables_next_match_waits_only_for_the_players_still_at_it():
 def test_a_finished_quick_table_starts_again_once_the_one_it_waits_for_leaves(how):
     alice, bob = make_players(2)
     table = quick.play_now(alice, "grabush").table
-    quick.play_now(bob, "grabush")
+    quick.claim_computer_seat(table.pk, bob)
     at_the_table(table, alice, bob)
     play_to_end(table)
     assert matches.vote_rematch(table.pk, alice).match.number == 2
@@ -455,3 +455,141 @@ def test_a_malformed_contribution_opens_no_table(client):
     )
     assert response.status_code == 302 and response.url == reverse("home")
     assert not Table.objects.exists()
+
+
+def play_deals(table: Table, count: int) -> Match:
+    """Play the running match on until ``count`` deals are done, their pauses ended."""
+    match = match_of(table)
+    while len(belote.deal_results(belote.loads(match.state))) < count:
+        match = move(table, match)
+    if matches.pause_active(match):
+        match = move(table, match)  # ends the pause (every human asks for the next deal)
+        match = match_of(table)
+    return match
+
+
+def test_a_first_play_now_starts_a_fresh_match_not_one_someone_left(client):
+    alice, newcomer = make_players(2)
+    left = quick.play_now(alice, "belote").table
+    play_deals(left, 2)  # a match under way, with points on the sheet
+    assert quick.match_in_progress(newcomer, "belote") is not None
+    client.force_login(newcomer)
+    response = client.post(reverse("play_now"), {"game": "belote"})
+    mine = Table.objects.exclude(pk=left.pk).get()
+    assert response.url == mine.get_absolute_url()
+    assert seats_of(left)[1] == (None, get_game("belote").cover_level)  # not joined
+    match = match_of(mine)
+    state = belote.loads(match.state)
+    assert belote.deal_results(state) == [] and belote.view(state, 0)["scores"] == [0, 0]
+    assert players_of(match)[0] == (newcomer.pk, "")
+    context = table_context(mine, newcomer)
+    assert context["viewer"] == 0 and context["my_claim_note"] == ""
+
+
+def test_joining_a_match_in_progress_is_a_choice_that_shows_its_score(client):
+    alice, bob = make_players(2)
+    table = quick.play_now(alice, "belote").table
+    match = play_deals(table, 2)
+    state = belote.loads(match.state)
+    scores = belote.view(state, None)["scores"]
+    deal = len(belote.deal_results(state)) + 1
+    going = quick.match_in_progress(bob, "belote")
+    # Bob would take seat 2, on the side of seats 2 & 4: its score comes first.
+    assert going.table == table
+    assert going.progress == f"{scores[1]}–{scores[0]}, deal {deal}"
+    client.force_login(bob)
+    lobby = html.unescape(client.get("/").content.decode())
+    join = reverse("join_quick_table", args=[table.code])
+    form = lobby[lobby.index(f'action="{join}"') :]
+    assert f"Join a match in progress — {scores[1]}–{scores[0]}, deal {deal}" in form
+    assert "You take a computer player's seat at the next deal." in form
+    assert quick.match_in_progress(bob, "grabush") is None  # no Grabush table is playing
+    response = client.post(join)
+    assert response.url == table.get_absolute_url()
+    assert seats_of(table)[1] == (bob.pk, "")
+    # Sitting at one, they are offered no other; their own "Play now" takes them back.
+    assert quick.match_in_progress(bob, "belote") is None
+    assert quick.play_now(bob, "belote") == (table, "back")
+
+
+def test_the_score_sheet_names_each_deals_declarer_as_it_was_then():
+    alice, bob = make_players(2)
+    table = quick.play_now(alice, "belote").table
+    quick.claim_computer_seat(table.pk, bob)
+    at_the_table(table, alice, bob)
+    # The first deal, still the computer's in seat 2: it bids, the others pass.
+    match = match_of(table)
+    while not belote.deal_results(belote.loads(match.state)):
+        state = belote.loads(match.state)
+        legal = belote.legal_actions(state, state.to_act)
+        if belote.phase(state) == "auction":
+            bids = [a for a in legal if a not in ("pass", "contra", "recontra")]
+            action = bids[0] if state.to_act == 1 and bids else "pass"
+        else:
+            action = legal[0]
+        user = alice if state.to_act == 0 else None
+        seat = None if user else state.to_act
+        match = play.apply_action(table.pk, user, action, match.version, seat=seat).match
+    assert belote.deal_results(belote.loads(match.state))[0]["declarer"] == 1
+    match = play_deals(table, 3)  # bob plays the next ones
+    player = MatchPlayer.objects.get(match=match, seat=1)
+    assert player.user_id == bob.pk and player.replaced_level == get_game("belote").cover_level
+    first = player.joined_deal
+    assert first is not None and first >= 2
+    sheet = table_context(table, alice)["sheet"]
+    for row in sheet:
+        if row["deal"]["declarer"] == 1:
+            assert row["declarer_name"] == ("Ivan" if row["number"] < first else "player1")
+    earlier = [row for row in sheet if row["deal"]["declarer"] == 1 and row["number"] < first]
+    assert earlier  # the computer's own contract, still its own
+    # The match's record names it too, with its level.
+    from games.records.history import match_record
+
+    record = match_record(match)
+    named = {row["number"]: row["declarer_name"] for row in record["sheet"]}
+    assert named[earlier[0]["number"]] == "Ivan · computer, hard"
+
+
+def test_the_status_line_and_last_trick_name_a_computer_short_with_its_mark():
+    (alice,) = make_players(1)
+    table = quick.play_now(alice, "belote").table
+    match = match_of(table)
+    state = belote.loads(match.state)
+    while state.to_act == 0 or not belote.view(state, None)["last_trick"]:
+        match = move(table, match)
+        state = belote.loads(match.state)
+    frame = by_id(render_frame(table, alice))
+    status = frame["table-status"]
+    name = ["Maria", "Ivan", "Elena", "Georgi"][state.to_act]
+    assert f"Waiting for <span class=\"computer-name\">{name}<svg" in status
+    assert "computer, hard" not in status
+    history = frame["board-history"]
+    assert "Last trick, taken by" in history and "computer, hard" not in history
+    assert "computer, hard" in frame["seats"]  # the level stays in the seats panel
+
+
+def test_a_quick_table_that_announces_for_a_player_says_at_their_own_tables_they_choose():
+    from django.db.models import F
+
+    from tests.browser.test_announce_choice_browser import HANDS
+    from tests.engines.belote_helpers import calls, stack
+
+    (alice,) = make_players(1)
+    table = quick.play_now(alice, "belote").table
+    # Seat 1 holds a tierce; at a quick table it is announced with the first card.
+    state = belote.new_game(1, dealer=3, decks=[stack(3, HANDS)])
+    state = calls(state, "H", "pass", "pass", "pass")
+    match = match_of(table)
+    Match.objects.filter(pk=match.pk).update(
+        state=belote.dumps(state), version=F("version") + 1, last_seat=3, last_action="pass"
+    )
+    note = "At tables you open, you can choose what to announce."
+    assert note not in html.unescape(by_id(render_frame(table, alice))["my-area"])
+    match = match_of(table)
+    play.apply_action(table.pk, alice, "7H", match.version)
+    area = html.unescape(by_id(render_frame(table, alice))["my-area"])
+    assert note in area and 'data-once="announce-choice"' in area
+    # A table the player opened, announcing everything as they chose, says nothing of it.
+    table.quick = False
+    table.save(update_fields=["quick"])
+    assert note not in html.unescape(by_id(render_frame(table, alice))["my-area"])

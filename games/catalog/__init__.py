@@ -116,6 +116,11 @@ class Game(Generic[StateT, ViewT]):
         deal's is not)."""
         return False
 
+    def progress(self, state: StateT, seat: int) -> str:
+        """How far a running match has gone, as someone who would take ``seat`` reads it
+        ("10–39, deal 3"); empty when a newcomer starts with the next match anyway."""
+        return ""
+
     @property
     def join_note(self) -> str:
         """What joining a quick table means (the lobby's "Join")."""
@@ -152,8 +157,14 @@ class Game(Generic[StateT, ViewT]):
         """A side's score in words."""
         return str(score)
 
-    def record_context(self, view: ViewT, names: dict[int, str]) -> dict[str, object]:
-        """What :attr:`record_template` shows, from the final spectator's view."""
+    def record_context(
+        self,
+        view: ViewT,
+        names: dict[int, str],
+        earlier: Mapping[int, tuple[int, str]] | None = None,
+    ) -> dict[str, object]:
+        """What :attr:`record_template` shows, from the final spectator's view (``earlier``: by
+        seat, the first deal of a player who took over a computer's seat, and its name)."""
         return {}
 
     #: The version of the game's deal reviews (0: the game has none); a kept review of another

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from django import forms
@@ -97,6 +98,14 @@ class Belote(Game[engine.State, engine.BeloteView]):
     def join_note(self) -> str:
         return _("You take a computer player's seat at the next deal.")
 
+    def progress(self, state: engine.State, seat: int) -> str:
+        scores = engine.view(state, None)["scores"]
+        return _("%(ours)d–%(theirs)d, deal %(n)d") % {
+            "ours": scores[seat % 2],
+            "theirs": scores[1 - seat % 2],
+            "n": self.deals_done(state) + 1,
+        }
+
     def claim_note(self, number: int, name: str = "") -> str:
         if name:
             return _("%(name)s takes seat %(n)d at the next deal.") % {"name": name, "n": number}
@@ -112,8 +121,13 @@ class Belote(Game[engine.State, engine.BeloteView]):
     def result(self, state: engine.State) -> MatchResult:
         return engine.result(state)
 
-    def record_context(self, view: engine.BeloteView, names: dict[int, str]) -> dict[str, object]:
-        return {"sheet": presenter.score_sheet(view, 0, names)}
+    def record_context(
+        self,
+        view: engine.BeloteView,
+        names: dict[int, str],
+        earlier: Mapping[int, tuple[int, str]] | None = None,
+    ) -> dict[str, object]:
+        return {"sheet": presenter.score_sheet(view, 0, names, earlier)}
 
     review_version = belote_review.VERSION
 

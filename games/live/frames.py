@@ -38,6 +38,11 @@ def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
     teams = spec.teams(table.options)
     covered = {player.seat for player in snapshot.players if player.covered}
     claims = waiting_claims(snapshot.seats, snapshot.match, snapshot.players)
+    earlier = {
+        player.seat: (player.joined_deal, computer_first_name(player.seat))
+        for player in snapshot.players
+        if player.joined_deal is not None and player.replaced_level
+    }
     rows = []
     for seat in snapshot.seats:
         claim = claims.get(seat.index)
@@ -63,6 +68,7 @@ def _seat_rows(snapshot: TableSnapshot, spec) -> list[dict]:
                 "online": seat.user_id in online,
                 "team": 0 if seat.index in teams[0] else 1,
                 "covered": seat.index in covered,
+                "earlier": earlier.get(seat.index),
                 "claim_note": spec.claim_note(seat.index + 1, seat.user.get_username())
                 if claim is not None
                 else "",
@@ -159,7 +165,7 @@ def _common_context(snapshot: TableSnapshot) -> dict[str, Any]:
             deadline = match.turn_started_at.timestamp() + table.turn_seconds
             context["deadline_ms"] = int(deadline * 1000)
         context["version"] = match.version
-        context["seat_names"] = {seat["index"]: seat["name"] for seat in seats}
+        context["seat_names"] = {seat["index"]: seat["short_name"] for seat in seats}
     return context
 
 
@@ -286,6 +292,7 @@ STATUS = Region(
         "view.winner",
         "my_turn",
         "to_act_name",
+        "to_act_computer",
         "seated",
         "played",  # a seat taken after the match (at a quick table) did not win or lose it
         "we_won",

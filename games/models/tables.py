@@ -250,6 +250,15 @@ class MatchPlayer(models.Model):
     joined_version = models.PositiveIntegerField(
         null=True, blank=True, verbose_name=_("joined at version")
     )
+    #: The first deal this human played when they took the seat over from a computer player
+    #: (None when they sat there from the start), and that computer's level: the deals before
+    #: it were the computer's, and its score sheet rows name it.
+    joined_deal = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("first deal played")
+    )
+    replaced_level = models.CharField(
+        max_length=10, blank=True, verbose_name=_("computer player before")
+    )
     #: How the match ended for this seat; set (with the ratings) when the match finishes.
     outcome = models.CharField(
         _("outcome"), max_length=4, choices=Outcome.choices, blank=True, default=""

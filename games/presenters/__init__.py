@@ -119,6 +119,9 @@ class SeatRow(TypedDict):
     team: int
     covered: bool
     claim_note: str
+    #: A seat whose human took it over from a computer player in the running match: the first
+    #: deal they played and the computer's short name (None otherwise).
+    earlier: tuple[int, str] | None
 
 
 class LastMove(TypedDict):

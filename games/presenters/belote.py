@@ -3,6 +3,7 @@ review."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple, TypedDict
 
 from django.utils.translation import get_language, gettext_lazy
@@ -48,6 +49,8 @@ REGIONS = (
             "calls",
             "hand",
             "announce",
+            "announced_for_me",
+            "table.quick",
             "pause",
             "ready_for_next_deal",
             "waiting_for",
@@ -58,7 +61,14 @@ REGIONS = (
     ),
     Region(
         "games/belote/board_history.html",
-        uses=("view.auction", "view.phase", "view.last_trick", "names", "last_taker"),
+        uses=(
+            "view.auction",
+            "view.phase",
+            "view.last_trick",
+            "names",
+            "last_taker",
+            "last_taker_computer",
+        ),
     ),
     Region(
         "games/belote/board_sheet.html",
@@ -120,7 +130,9 @@ class Felt(TypedDict):
     contract: Bid | None
     contract_declarer_name: str
     last_taker: str
+    last_taker_computer: bool
     to_act_name: str
+    to_act_computer: bool
 
 
 class TeamLabels(TypedDict):
@@ -330,10 +342,24 @@ def _deal_news(view: BeloteView, names: dict[int, str], side: int | None) -> lis
     return news
 
 
-def score_sheet(view: BeloteView, us: int, names: dict[int, str]) -> list[SheetRow]:
-    """One row per deal, from the point of view of team ``us`` (We / They)."""
+def score_sheet(
+    view: BeloteView,
+    us: int,
+    names: dict[int, str],
+    earlier: Mapping[int, tuple[int, str]] | None = None,
+) -> list[SheetRow]:
+    """One row per deal, from the point of view of team ``us`` (We / They). ``earlier``: by
+    seat, the first deal of a player who took a computer's seat, and the computer's name,
+    which names the seat in the deals before it."""
     rows: list[SheetRow] = []
+    now = names
     for number, deal in enumerate(view["deal_results"], start=1):
+        names = now
+        if earlier:
+            names = dict(now)
+            for seat, (first, before) in earlier.items():
+                if number < first:
+                    names[seat] = before
         them = 1 - us
         last_ten = 20 if deal["contract"] == "NT" else 10
         declarer = deal["declarer"]
@@ -459,8 +485,11 @@ def side_context(view: BeloteView, seats: list[SeatRow], me: int | None) -> dict
     """The felt, the calls and the score sheet, as the viewer's team (or a spectator) sees them."""
     public = _public_context(view, seats)
     us = (me if me is not None else 0) % 2
-    # The score sheet names computers short, as the felt does (its rows are read at a glance).
-    return {**public, **_team_context(view, us, me is None, public["short_names"])}
+    # The score sheet names computers short, as the felt does (its rows are read at a glance),
+    # and each deal's players as they were then.
+    earlier = {row["index"]: row["earlier"] for row in seats if row.get("earlier")}
+    team = _team_context(view, us, me is None, public["short_names"], earlier)
+    return {**public, **team}
 
 
 def board_context(
@@ -480,6 +509,10 @@ def board_context(
         "calls": [action for action in legal if view["phase"] == "auction"],
         "hand": [{"card": card, "playable": card in playable} for card in view["hand"]],
         "announce": view["announce"],
+        # Whether the table announced a declaration or belot of the viewer's for them.
+        "announced_for_me": me is not None
+        and view["options"]["announce"] == "auto"
+        and any(item["seat"] == me for item in (*view["declarations"], *view["belots"])),
         "my_turn": me is not None and view["to_act"] == me,
     }
 
@@ -496,15 +529,18 @@ def _public_context(view: BeloteView, seats: list[SeatRow]) -> Felt:
     for item in view["belots"]:
         bubbles[item["seat"]].append("belot")
     # Only what the felt shows, the same for every viewer (where each sits is the CSS's job).
-    names: dict[int, str] = {}
+    # Every line of the table names a player short, as the felt does: a computer's level
+    # shows only in the seats panel.
     felt_names: dict[int, str] = {}
+    computers: set[int] = set()
     players = []
     sizes, dealer, to_act = view["hand_sizes"], view["dealer"], view["to_act"]
     for row in seats:
         index, name = row["index"], row["name"]
         short = row.get("short_name", name)
-        names[index] = name
         felt_names[index] = short
+        if row.get("is_bot"):
+            computers.add(index)
         players.append(
             FeltPlayer(
                 index,
@@ -533,14 +569,16 @@ def _public_context(view: BeloteView, seats: list[SeatRow]) -> Felt:
     contract = view["contract"]
     return {
         "players": players,
-        "names": names,
+        "names": felt_names,
         "short_names": felt_names,
         "trick": trick,
         "resting": resting,
         "contract": contract,
         "contract_declarer_name": felt_names.get(contract["declarer"], "") if contract else "",
-        "last_taker": names.get(last_trick["winner"], "") if last_trick else "",
-        "to_act_name": names.get(to_act, "") if to_act is not None else "",
+        "last_taker": felt_names.get(last_trick["winner"], "") if last_trick else "",
+        "last_taker_computer": bool(last_trick) and last_trick["winner"] in computers,
+        "to_act_name": felt_names.get(to_act, "") if to_act is not None else "",
+        "to_act_computer": to_act in computers,
     }
 
 
@@ -558,7 +596,11 @@ def _final_trick(deal: DealResult, names: dict[int, str]) -> RestingTrick | None
 
 
 def _team_context(
-    view: BeloteView, us: int, spectator: bool, names: dict[int, str]
+    view: BeloteView,
+    us: int,
+    spectator: bool,
+    names: dict[int, str],
+    earlier: Mapping[int, tuple[int, str]] | None = None,
 ) -> dict[str, object]:
     """What the players of team ``us`` (or spectators, who read it from seats 1 & 3) are shown
     alike: the score sheet and the scores, from that side."""
@@ -568,7 +610,7 @@ def _team_context(
     else:
         us_label, them_label = labels["we"], labels["they"]
     contract = view["contract"]
-    sheet = score_sheet(view, us, names)
+    sheet = score_sheet(view, us, names, earlier)
     return {
         "us_label": us_label,
         "them_label": them_label,

@@ -285,7 +285,12 @@ def match_record(match: Match) -> dict[str, object]:
     record["fair"] = fair_record(match, names)
     # Read with the match (``select_related``): a table of a duplicate event, or none.
     record["event_table"] = getattr(match.table, "event_table", None)
-    record.update(spec.record_context(view, names))
+    earlier = {
+        player.seat: (player.joined_deal, computer_name(player.replaced_level, player.seat))
+        for player in players
+        if player.joined_deal is not None and player.replaced_level
+    }
+    record.update(spec.record_context(view, names, earlier))
     return record
 
 

@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 from ..catalog import all_games
 from ..models import Seat, Table
 from ..people import access
-from .quick import default_options
+from .quick import default_options, match_in_progress
 
 LOBBY_SIZE = 50
 #: The tables of their own a player sees listed.
@@ -40,10 +40,14 @@ def lobby_tables() -> list[Table]:
 
 
 def lobby_context(user: AbstractBaseUser) -> dict[str, object]:
+    # Beside each game's "Play now", a match in progress the player may choose to join.
+    offered = [
+        {**game, "in_progress": match_in_progress(user, game["name"])} for game in quick_games()
+    ]
     return {
         "tables": lobby_tables(),
         "user": user,
-        "quick_games": quick_games(),
+        "quick_games": offered,
         "my_tables": my_tables(user),
     }
 

@@ -132,7 +132,8 @@ def _save(
     if not _compare_and_set(match, fields, new_turn):
         raise StaleMove(_("The table moved on since your last view; here it is again."))
     if new_deal:
-        hand_over_claimed_seats(table, match, version + 1)  # "Play now" players sit in
+        # "Play now" players sit in from the deal that starts now.
+        hand_over_claimed_seats(table, match, version + 1, spec.deals_done(state) + 1)
     user_id = user.pk if user is not None and user.is_authenticated else None
     _log(match.pk, version + 1, seat, action, user_id)
     if state.to_act is None:

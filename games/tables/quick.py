@@ -40,9 +40,18 @@ class PlayNow(NamedTuple):
     """Where "Play now" sent a player."""
 
     table: Table
-    #: ``"back"``: they sat there already; ``"claimed"``: they take a computer player's seat
-    #: at the next deal; ``"created"``: a new table, started at once.
+    #: ``"back"``: they sat there already; ``"created"``: a new table, started at once.
     how: str
+
+
+class InProgress(NamedTuple):
+    """A quick table's match a player may join (taking a computer player's seat), and how far
+    it has gone, from the side of the seat they would take ("10–39, deal 3")."""
+
+    table: Table
+    progress: str
+    #: What joining means ("You take a computer player's seat at the next deal.").
+    note: str
 
 
 class ShownSecret(NamedTuple):
@@ -63,9 +72,9 @@ def default_options(game: str) -> dict[str, object]:
 
 def play_now(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None) -> PlayNow:
     """Seat ``user`` at a quick table of ``game``: theirs if they sit at one already, else a
-    computer player's seat at a running one (theirs from the next deal), else a new table
-    with computer players in the other seats, started at once (its first match from
-    ``shown``, when given)."""
+    new table with computer players in the other seats, started at once at 0–0 (its first
+    match from ``shown``, when given). Joining a match in progress is a choice of its own
+    (:func:`match_in_progress`, :func:`claim_computer_seat`)."""
     get_game(game)  # LookupError for a game the site does not offer
     if shown is not None:
         shown = shown._replace(contribution=checked_contribution(shown.contribution))
@@ -81,13 +90,31 @@ def play_now(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None
             return PlayNow(mine, "back")
         if limits.tables_in_play(user) >= settings.MAX_OPEN_TABLES_PER_ACCOUNT:
             raise too_many_tables()
-        for table in joinable_quick_tables(game).exclude(seats__user=user)[:10]:
-            try:
-                claim_computer_seat(table.pk, user)
-            except SeatGone:
-                continue  # another player took the last one meanwhile, or the match ended
-            return PlayNow(table, "claimed")
         return PlayNow(open_quick_table(user, game, shown), "created")
+
+
+def match_in_progress(user: AbstractBaseUser, game: str) -> InProgress | None:
+    """The quick table of ``game`` whose running match ``user`` would join if they chose to
+    (none when they sit at a quick table of ``game`` already, or none has a computer's seat)."""
+    if Table.objects.filter(
+        quick=True,
+        game=game,
+        status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+        seats__user=user,
+    ).exists():
+        return None
+    table = joinable_quick_tables(game).first()
+    if table is None:
+        return None
+    match = table.matches.order_by("-number").first()
+    if match is None or match.status != Match.Status.RUNNING:
+        return None
+    seat = table.seats.filter(user=None).exclude(bot_level="").order_by("index").first()
+    if seat is None:
+        return None
+    spec = get_game(game)
+    progress = spec.progress(spec.engine.loads(match.state), seat.index)
+    return InProgress(table, progress, spec.join_note)
 
 
 def joinable_quick_tables(game: str | None = None) -> QuerySet[Table]:
@@ -183,10 +210,10 @@ def waiting_claims(
     }
 
 
-def hand_over_claimed_seats(table: Table, match: Match, version: int) -> list[int]:
+def hand_over_claimed_seats(table: Table, match: Match, version: int, deal: int) -> list[int]:
     """The humans who claimed computer players' seats at a quick table take them over: the
-    ``match`` has just started a deal, at ``version``. The caller holds the table's lock.
-    Returns the seats handed over."""
+    ``match`` has just started its deal number ``deal``, at ``version``. The caller holds the
+    table's lock. Returns the seats handed over."""
     if not table.quick:
         return []
     seats = list(table.seats.all())
@@ -197,13 +224,23 @@ def hand_over_claimed_seats(table: Table, match: Match, version: int) -> list[in
     here = at_table(table, users.values())
     now = timezone.now()
     for index, player in claims.items():
+        player.replaced_level, player.joined_deal = player.bot_level, deal
         player.user_id, player.bot_level = users[index], ""
         player.covered, player.joined_version = False, version
         # Someone who closed the page meanwhile is away: a computer covers them after the
         # usual grace, as for anyone who leaves during a match.
         player.away_since = None if player.user_id in here else now
     MatchPlayer.objects.bulk_update(
-        claims.values(), ["user", "bot_level", "covered", "joined_version", "away_since"]
+        claims.values(),
+        [
+            "user",
+            "bot_level",
+            "covered",
+            "joined_version",
+            "joined_deal",
+            "replaced_level",
+            "away_since",
+        ],
     )
     table.turn_seconds = QUICK_TURN_SECONDS  # no longer alone with computers: the clock runs
     bump(table, "turn_seconds")

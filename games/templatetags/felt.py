@@ -86,6 +86,19 @@ def computer_mark() -> SafeString:
     return SafeString(COMPUTER_MARK)
 
 
+@register.simple_tag
+def player_name(name: str, computer: bool = False) -> SafeString:
+    """A player's short name as the table's lines show it: a computer's with its mark (and,
+    for screen readers, the words that say it)."""
+    if not computer:
+        return SafeString(escape(name))
+    said = escape(_("computer player"))
+    return SafeString(
+        f'<span class="computer-name">{escape(name)}{COMPUTER_MARK}'
+        f'<span class="visually-hidden"> ({said})</span></span>'
+    )
+
+
 @per_language(maxsize=8192, takes_language=True)
 def felt_player(language: str | None, p: FeltPlayer) -> SafeString:
     """One player's place on the felt."""

@@ -55,3 +55,31 @@
     }
   });
 })();
+
+// A note said once (data-once): shown on the first page that has it, for as long as that page
+// stays open, and hidden on later pages.
+(function () {
+  "use strict";
+  var shownHere = {};
+
+  function sayOnce() {
+    var notes = document.querySelectorAll("[data-once]");
+    for (var i = 0; i < notes.length; i++) {
+      var key = "once:" + notes[i].getAttribute("data-once");
+      if (shownHere[key]) continue;
+      try {
+        if (window.localStorage.getItem(key)) {
+          notes[i].hidden = true;
+          continue;
+        }
+        window.localStorage.setItem(key, "1");
+      } catch (error) {
+        continue; // no storage: the note shows each time
+      }
+      shownHere[key] = true;
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", sayOnce);
+  document.addEventListener("htmx:wsAfterMessage", sayOnce);
+})();
