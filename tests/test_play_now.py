@@ -1,5 +1,5 @@
 """One click on "Play now" seats a player at a new quick table with computer players and starts
-it at 0–0; joining a match in progress, taking a computer's seat from its next deal, is a choice
+it at 0-0; joining a match in progress, taking a computer's seat from its next deal, is a choice
 of its own."""
 
 from __future__ import annotations
@@ -561,7 +561,7 @@ def test_the_status_line_and_last_trick_name_a_computer_short_with_its_mark():
     frame = by_id(render_frame(table, alice))
     status = frame["table-status"]
     name = ["Maria", "Ivan", "Elena", "Georgi"][state.to_act]
-    assert f"Waiting for <span class=\"computer-name\">{name}<svg" in status
+    assert f'Waiting for <span class="computer-name">{name}<svg' in status
     assert "computer, hard" not in status
     history = frame["board-history"]
     assert "Last trick, taken by" in history and "computer, hard" not in history

@@ -118,7 +118,7 @@ class Game(Generic[StateT, ViewT]):
 
     def progress(self, state: StateT, seat: int) -> str:
         """How far a running match has gone, as someone who would take ``seat`` reads it
-        ("10–39, deal 3"); empty when a newcomer starts with the next match anyway."""
+        ("10-39, deal 3"); empty when a newcomer starts with the next match anyway."""
         return ""
 
     @property

@@ -100,7 +100,7 @@ class Belote(Game[engine.State, engine.BeloteView]):
 
     def progress(self, state: engine.State, seat: int) -> str:
         scores = engine.view(state, None)["scores"]
-        return _("%(ours)d–%(theirs)d, deal %(n)d") % {
+        return _("%(ours)d–%(theirs)d, deal %(n)d") % {  # noqa: RUF001
             "ours": scores[seat % 2],
             "theirs": scores[1 - seat % 2],
             "n": self.deals_done(state) + 1,

@@ -46,7 +46,7 @@ class PlayNow(NamedTuple):
 
 class InProgress(NamedTuple):
     """A quick table's match a player may join (taking a computer player's seat), and how far
-    it has gone, from the side of the seat they would take ("10–39, deal 3")."""
+    it has gone, from the side of the seat they would take ("10-39, deal 3")."""
 
     table: Table
     progress: str
@@ -72,7 +72,7 @@ def default_options(game: str) -> dict[str, object]:
 
 def play_now(user: AbstractBaseUser, game: str, shown: ShownSecret | None = None) -> PlayNow:
     """Seat ``user`` at a quick table of ``game``: theirs if they sit at one already, else a
-    new table with computer players in the other seats, started at once at 0–0 (its first
+    new table with computer players in the other seats, started at once at 0-0 (its first
     match from ``shown``, when given). Joining a match in progress is a choice of its own
     (:func:`match_in_progress`, :func:`claim_computer_seat`)."""
     get_game(game)  # LookupError for a game the site does not offer
