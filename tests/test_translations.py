@@ -13,13 +13,14 @@ import polib
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.template import Context, Template
 from django.test import Client
 from django.utils import translation
 from django.utils.translation import gettext, pgettext
 
 from games.engines import belote
-from games.live.frames import render_frame
+from games.live.frames import DealPause, render_frame
 from games.models import Match
 from games.presenters import grabush
 from games.presenters.words import card_name
@@ -339,3 +340,30 @@ def test_dates_joiners_and_card_cases_are_what_a_native_speaker_writes(
         assert grabush.side_label(8, 1) == seats
         assert side_label([0, 2]) == seats.replace("2, 4, 6 и 8", "1 и 3")
         assert grabush.describe("centre:hand:QS:0").startswith(picked)
+
+
+@pytest.mark.parametrize(
+    ("language", "pair", "one", "two"),
+    [
+        ("en", "ana & ben", "Waiting for ana to click", "Waiting for ana, ben to click"),
+        ("bg", "ana и ben", "Чакаме ana да натисне", "Чакаме ana, ben да натиснат"),
+        ("ru", "ana и ben", "нажмут «Следующая раздача»: ana.", "«Следующая раздача»: ana, ben."),
+    ],
+)
+def test_a_pair_is_joined_and_one_waiting_player_is_spoken_of_in_the_language(
+    language, pair, one, two
+):
+    """The players of a pair are joined by the language's word, not a "&" joined in code; a
+    single player waited for takes a singular verb."""
+    from games.events.results import pair_name
+    from games.models import EventPair
+
+    user = get_user_model()
+    registered = EventPair(player=user(username="ana"), partner=user(username="ben"))
+    page = Template('{% include "games/belote/my_area.html" %}')
+    pause = DealPause(0, ())
+    with translation.override(language):
+        assert pair_name(registered) == pair
+        for waiting, said in ((["ana"], one), (["ana", "ben"], two)):
+            context = {"pause": pause, "last_deal": {"number": 1}, "waiting_for": waiting}
+            assert said in page.render(Context(context))

@@ -12,6 +12,7 @@ from itertools import groupby
 from typing import TypedDict
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from .. import verify
 from ..catalog import get_game
@@ -29,7 +30,10 @@ def pair_name(pair: EventPair | None) -> str:
         return computers_name(None)
     if pair.partner is None:
         return _("%(name)s and a computer") % {"name": pair.player.get_username()}
-    return f"{pair.player.get_username()} & {pair.partner.get_username()}"
+    return pgettext("a pair of players", "%(first)s & %(second)s") % {
+        "first": pair.player.get_username(),
+        "second": pair.partner.get_username(),
+    }
 
 
 def computers_name(number: int | None) -> str:

@@ -7,7 +7,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import pgettext, pgettext_lazy
 
 from ..engines import fair_deals
 from .people import Club
@@ -128,7 +128,10 @@ class EventPair(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} & {self.partner or '—'}"
+        return pgettext("a pair of players", "%(first)s & %(second)s") % {
+            "first": self.player,
+            "second": self.partner or "—",
+        }
 
 
 class EventTable(models.Model):

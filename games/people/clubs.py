@@ -19,6 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Case, Count, OuterRef, Q, QuerySet, Subquery, When
 from django.db.models.functions import Greatest, Least
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from ..catalog import get_game
 from ..models import (
@@ -351,7 +352,10 @@ def standings(club: Club) -> list[GameStandings]:
                 match=OuterRef("match"), seat=OuterRef("partner_seat"), user__in=members
             ).values("user__username")[:1]
             pairs = [
-                Line(f"{row['first']} & {row['second']}", *(row[k] for k in COUNTS))
+                Line(
+                    pgettext("a pair of players", "%(first)s & %(second)s") % row,
+                    *(row[k] for k in COUNTS),
+                )
                 for row in seats.filter(match__game=game, seat__in=[team[0] for team in teams])
                 .annotate(partner_seat=Case(*(When(seat=one, then=two) for one, two in teams)))
                 .annotate(partner=Subquery(partner))
