@@ -95,7 +95,7 @@ def test_the_choice_in_bulgarian(live_server_url, new_page):
     page.reload()
     choice = page.locator(".announce-choice")
     expect(choice.get_by_role("group", name="Терца")).to_be_visible()
-    choice.get_by_role("group", name="Терца").get_by_label("Не", exact=True).check()
+    choice.get_by_role("group", name="Терца").get_by_label("Премълчи", exact=True).check()
     page.locator("#my-area .playable[value='7C']").click()
     expect(page.locator(".announce-choice")).to_have_count(0)
     assert Move.objects.exclude(user=None).get().action == "7C/d0"

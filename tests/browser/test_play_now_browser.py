@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.db import connections
 from playwright.sync_api import expect
 
@@ -80,3 +81,53 @@ def test_join_from_the_lobby_holds_a_computers_seat_until_the_next_deal(live_ser
     page.get_by_role("button", name="Give the seat back").click()
     expect(page.locator("#table-status")).not_to_contain_text("You take seat 2")
     assert Seat.objects.get(table=table, index=1).bot_level == get_game("belote").cover_level
+
+
+@pytest.fixture
+def computers_wait(settings):
+    """The server's computers take their time: a computer's turn stays on screen."""
+    settings.BOT_DELAY_SECONDS = 3600
+
+
+def test_a_first_play_now_is_a_fresh_match_and_joining_one_in_progress_is_a_choice(
+    computers_wait, live_server_url, new_page
+):
+    from games.engines import belote
+    from tests.test_play_now import play_deals
+
+    host, guest = make_players(2)
+    left = quick.play_now(host, "belote").table
+    match = play_deals(left, 2)
+    state = belote.loads(match.state)
+    scores = belote.view(state, None)["scores"]
+    deal = len(belote.deal_results(state)) + 1
+    connections.close_all()
+    page = logged_in(new_page, guest, live_server_url)
+    page.goto(live_server_url + "/")
+    # Seat 2 would be the guest's: the score of seats 2 & 4 first.
+    join = page.get_by_role(
+        "button", name=f"Join a match in progress — {scores[1]}–{scores[0]}, deal {deal}"
+    )
+    expect(join).to_be_visible()
+    expect(join).to_have_accessible_description(
+        "You take a computer player's seat at the next deal."
+    )
+    check(page, live_server_url + "/", ".join-in-progress")
+    # "Play now" itself starts the guest's own match at 0-0.
+    page.get_by_role("button", name="Play Belote now").click()
+    expect(page.locator("#connection")).to_have_text("Connected")
+    mine = Table.objects.exclude(pk=left.pk).get()
+    expect(page).to_have_url(live_server_url + mine.get_absolute_url())
+    assert belote.deal_results(belote.loads(Match.objects.get(table=mine).state)) == []
+    assert Seat.objects.get(table=left, index=1).user is None
+    expect(page.locator("#seats")).to_contain_text("player1 (you)")
+    # A computer to act is its short name and mark; its level only in the seats panel.
+    status = page.locator("#table-status")
+    expect(status.locator(".computer-name").or_(page.locator(".your-turn"))).to_be_visible()
+    if page.locator(".your-turn").count():
+        page.locator(".auction-panel button").first.click()
+    expect(status.locator(".computer-name .computer-mark")).to_be_visible()
+    expect(status).to_contain_text("Waiting for")
+    expect(status).not_to_contain_text("computer, hard")
+    expect(page.locator("#seats .seat-name", has_text="computer, hard")).to_have_count(3)
+    check(page, live_server_url + mine.get_absolute_url(), "#table-status .computer-name")
