@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand
 
 from games.events import cups, daily, running
+from games.live import push
 from games.live.notify import announce, notice_messages, send_sync
 from games.views.events import remind
 
@@ -39,3 +40,6 @@ class Command(BaseCommand):
         for day in closing:
             self.stdout.write(f"closed the daily Belote of {day.day}")
         self.stdout.write(f"the daily Belote of {today.day} is open")
+        pushed = push.deliver_daily(today.day)
+        if pushed:
+            self.stdout.write(f"pushed the daily Belote to {pushed} devices")
