@@ -279,7 +279,9 @@ EMAIL_CONFIRMATIONS_PER_HOUR = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_HOUR"
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:webmaster@localhost")
-VAPID_DEVELOPMENT_KEYS = os.environ.get("VAPID_DEVELOPMENT_KEYS", str(BASE_DIR / ".vapid-dev-keys"))
+VAPID_DEVELOPMENT_KEYS = (
+    os.environ.get("VAPID_DEVELOPMENT_KEYS", str(BASE_DIR / ".vapid-dev-keys")) if DEBUG else ""
+)
 MAX_PUSH_DEVICES = int(os.environ.get("MAX_PUSH_DEVICES", "10"))
 
 # Computer players: the pause before a bot's move (so people can follow), its thinking time,

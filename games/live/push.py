@@ -114,7 +114,7 @@ def keys() -> Keys | None:
     subject = settings.VAPID_SUBJECT
     if settings.VAPID_PRIVATE_KEY and settings.VAPID_PUBLIC_KEY:
         return Keys(settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY, subject)
-    if settings.DEBUG and settings.VAPID_DEVELOPMENT_KEYS:
+    if settings.VAPID_DEVELOPMENT_KEYS:  # set under DEBUG only
         return Keys(*_development_keys(Path(settings.VAPID_DEVELOPMENT_KEYS)), subject)
     return None
 

@@ -136,11 +136,12 @@ def _key(value: object, length: int) -> str:
 
 
 def _endpoint(value: object) -> str:
-    """``value`` if it is a push service's address (https; http only in development)."""
+    """``value`` if it is a push service's address (https; http also in development, for a
+    local push service)."""
     if not isinstance(value, str) or len(value) > 1000:
         return ""
     parts = urlsplit(value)
-    schemes = ("https", "http") if settings.DEBUG else ("https",)
+    schemes = ("https", "http") if settings.VAPID_DEVELOPMENT_KEYS else ("https",)
     return value if parts.scheme in schemes and parts.netloc else ""
 
 
