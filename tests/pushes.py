@@ -82,7 +82,7 @@ class PushService:
         self.devices: dict[str, Device] = {}
         self.received: list[Received] = []
         self.answers: dict[str, int] = {}
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self) -> None:
@@ -97,6 +97,7 @@ class PushService:
                     )
                     assert self.headers["Content-Encoding"] == "aes128gcm"
                     with service.lock:
+                        service.lock.notify_all()
                         service.received.append(
                             Received(
                                 name,
@@ -125,6 +126,16 @@ class PushService:
         """The payloads ``name`` received, in order."""
         with self.lock:
             return [message.payload for message in self.received if message.device == name]
+
+    def wait_for(self, name: str, count: int = 1, timeout: float = 30.0) -> list[dict]:
+        """The payloads ``name`` received, once there are ``count`` (a server process sends
+        them from its background thread)."""
+        with self.lock:
+            arrived = self.lock.wait_for(
+                lambda: sum(m.device == name for m in self.received) >= count, timeout
+            )
+        assert arrived, f"{name} received {self.to(name)}"
+        return self.to(name)
 
     def close(self) -> None:
         self.server.shutdown()

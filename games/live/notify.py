@@ -14,8 +14,8 @@ from channels.layers import get_channel_layer
 
 from ..models import ChatMessage
 from ..tables.extensions import Notice
-from . import push
 from .messages import ChatNotice, Event, MoveNews, NoticeShow, TableChanged
+from .push import offer
 
 LOBBY_GROUP = "lobby"
 
@@ -35,14 +35,14 @@ def notice(user_id: int, kind: str, pk: int) -> None:
     friend request (``kind``), by its primary key."""
     shown: NoticeShow = {"type": "notice.show", "kind": kind, "pk": pk}
     send_sync(notices_group(user_id), shown)
-    push.offer([Notice(user_id, kind, pk)])
+    offer([Notice(user_id, kind, pk)])
 
 
 def notice_messages(notices: list[Notice]) -> list[tuple[str, NoticeShow]]:
     """Where each of ``notices`` goes and what it says (the pages that hear it wake its
     ``wake`` tables and show the notice); those that may be pushed are offered to the players'
-    devices (``push.offer``), for the player with no page open."""
-    push.offer(notices)
+    devices (:func:`.push.offer`), for the player with no page open."""
+    offer(notices)
     return [
         (
             notices_group(notice.user_id),
