@@ -6,6 +6,7 @@ push service on 127.0.0.1 that decrypts it with the subscription's keys)."""
 from __future__ import annotations
 
 import base64
+import json
 import struct
 from collections.abc import Iterator
 
@@ -20,6 +21,7 @@ from ..live import session_cookie
 from ..pushes import PushService, b64
 from ..servers import ServerProcess
 from ..test_autoplay import start_with_dealer
+from .conftest import CHROMIUM_ARGS, CHROMIUM_PATH, PAGE_TIMEOUT
 from .steps import switch_language
 
 CACHED_URLS = """caches.keys().then(names => Promise.all(names.map(name =>
@@ -51,11 +53,28 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
-def test_the_site_is_installable_and_its_worker_keeps_no_page(live_server_url, new_page):
+@pytest.fixture
+def profile_page(browser, tmp_path) -> Iterator[Page]:
+    """A page in a browser profile of its own: Chromium installs no site from an incognito
+    context (every other test's)."""
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=CHROMIUM_PATH, args=CHROMIUM_ARGS
+    )
+    problems: list[str] = []
+    page = context.pages[0] if context.pages else context.new_page()
+    page.set_default_timeout(PAGE_TIMEOUT)
+    page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    yield page
+    context.close()
+    assert not problems, f"errors in the browser console: {problems}"
+
+
+def test_the_site_is_installable_and_its_worker_keeps_no_page(live_server_url, profile_page):
     [ana] = make_players(1)
     table = table_with_bots(ana)
     start_with_dealer(table, ana, dealer=3)
-    page = new_page()
+    page = profile_page
     log_in(page, live_server_url, ana)
     page.goto(live_server_url + "/")
 
@@ -125,35 +144,34 @@ def test_the_offline_page_shows_when_the_server_is_down(transactional_db, new_pa
 
 
 def test_notifications_turned_on_in_chromium_reach_the_device_and_turn_off(
-    live_server_url, new_page, service
+    live_server_url, profile_page, new_page, service
 ):
     ana, bob = make_players(2)
-    page = new_page(permissions=["notifications"])
+    page = profile_page
+    page.context.grant_permissions(["notifications"], origin=live_server_url)
     log_in(page, live_server_url, ana)
     page.goto(live_server_url + "/notifications/")
     controlled(page)
     expect(page.locator(".push-state")).to_have_text("Notifications are off on this device.")
-    # Chromium's own subscribe needs a push service of the browser's maker, which this
-    # machine cannot reach: the test's device stands in for it, behind the same Push API.
-    real = page.evaluate(
-        """navigator.serviceWorker.ready.then(r => r.pushManager.subscribe({userVisibleOnly: true,
-            applicationServerKey: document.getElementById("push-device").dataset.key}))
-            .then(s => "subscribed " + s.endpoint, e => e.name)"""
-    )
-    print("Chromium's own PushManager.subscribe:", real)
+    # Chromium's own PushManager.subscribe registers with its maker's push service (FCM),
+    # which this machine cannot reach: in a profile it never answers, and an incognito context
+    # refuses it outright. The test's device stands in behind the same Push API, so that what
+    # the page does with a subscription, and what reaches the device, are the real thing.
     device = service.device("chromium")
     page.add_init_script(
         f"""(() => {{
         const json = {device.json()!r};
-        let current = null;
-        const fake = {{endpoint: json.endpoint, toJSON: () => json,
-                      unsubscribe: () => {{ current = null; return Promise.resolve(true); }}}};
+        const fake = {{endpoint: json.endpoint, toJSON: () => json, unsubscribe: () => {{
+            localStorage.removeItem("subscribed"); return Promise.resolve(true); }}}};
         PushManager.prototype.subscribe = function (options) {{
             const key = new Uint8Array(options.applicationServerKey);
             window.subscribedWith = btoa(String.fromCharCode(...key));
-            current = fake; return Promise.resolve(fake);
+            localStorage.setItem("subscribed", "yes");
+            return Promise.resolve(fake);
         }};
-        PushManager.prototype.getSubscription = function () {{ return Promise.resolve(current); }};
+        PushManager.prototype.getSubscription = function () {{
+            return Promise.resolve(localStorage.getItem("subscribed") ? fake : null);
+        }};
         }})();"""
     )
     switch_language(page, "bg")
@@ -176,8 +194,38 @@ def test_notifications_turned_on_in_chromium_reach_the_device_and_turn_off(
     assert payload["body"] == "player1 иска да ти е приятел."
     assert payload["url"] == "/invitations/"
 
-    # Turned off: the device is forgotten.
+    # The service worker shows it as the device's notification, tagged by kind and request.
     page.goto(live_server_url + "/notifications/")
+    cdp = page.context.new_cdp_session(page)
+    registrations: list[dict] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(e["registrations"]),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")  # events arrive meanwhile
+    [registration] = [r for r in registrations if r["scopeURL"] == live_server_url + "/"]
+    cdp.send(
+        "ServiceWorker.deliverPushMessage",
+        {
+            "origin": live_server_url,
+            "registrationId": registration["registrationId"],
+            "data": json.dumps(payload),
+        },
+    )
+    # Each poll asks the worker again and answers with what the previous one found.
+    shown = page.wait_for_function(
+        """() => {
+            navigator.serviceWorker.ready.then(r => r.getNotifications()).then(list => {
+                window.shown = list.map(n => [n.title, n.body, n.tag, n.data.url]);
+            });
+            return window.shown && window.shown.length ? window.shown : null;
+        }""",
+        polling=100,  # ms between polls; the predicate is not tied to painting frames
+    ).json_value()
+    assert shown == [["Cardroom", payload["body"], payload["tag"], "/invitations/"]]
+
+    # Turned off: the device is forgotten.
     page.get_by_role("button", name="Изключи известията на това устройство").click()
     expect(page.locator(".push-state")).to_have_text("Известията на това устройство са изключени.")
     assert not PushSubscription.objects.filter(user=ana).exists()
