@@ -589,6 +589,12 @@ class PushSubscriptionAdmin(ReadOnlyAdmin):
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return request.user.has_perm("games.delete_pushsubscription")
 
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        # The list filtered by a prefix of the endpoint or a key would spell it out.
+        if lookup.split(LOOKUP_SEP, 1)[0] in ("endpoint", "p256dh", "auth"):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
     @admin.display(description=_("push service"))
     def host(self, obj: PushSubscription) -> str:
         return obj.host

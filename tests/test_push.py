@@ -10,14 +10,17 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
+from io import StringIO
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.core.management import call_command
 from django.urls import reverse
 
 from games import background
 from games.catalog import get_game
+from games.events import running
 from games.live import moves, push
 from games.models import Profile, PushChoices, PushSubscription, Table
 from games.people import friends, online
@@ -26,6 +29,7 @@ from games.tables.extensions import Notice
 
 from .factories import make_players, match_of, seated_table
 from .pushes import PushService
+from .test_public_cups import make_staff, new_cup
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -260,3 +264,40 @@ def test_without_keys_push_is_off_outside_development(settings, client):
     assert answer.status_code == 409
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = push.new_key_pair()
     assert push.keys().public == settings.VAPID_PUBLIC_KEY
+
+
+def test_the_command_pushes_a_cups_reminder_and_the_daily_before_it_ends(service):
+    staff, ana, bob = make_players(3)
+    cup = new_cup(make_staff(staff), starts_in=timedelta(minutes=9, seconds=30))
+    running.answer_request(running.register(cup, ana, bob.username).pk, bob, True)
+    subscribed(service, ana, language="ru")
+    subscribed(service, bob)
+    PushChoices.objects.create(user=bob, event=False, daily=True)
+    waited = []
+    real_wait = background.wait
+    background.wait = lambda: waited.append(True) or real_wait()
+    try:
+        call_command("start_due_events", stdout=StringIO())
+    finally:
+        background.wait = real_wait
+    assert waited  # the command waits for its pushes
+    [reminder] = service.to(ana.username)
+    assert reminder["body"] == "Sunday cup начинается через 10 минут."
+    assert reminder["url"] == cup.get_absolute_url()
+    assert [p["body"] for p in service.to(bob.username)] == ["Today's daily Belote is open."]
+
+
+def test_moderators_see_a_devices_player_and_service_never_its_endpoint_or_keys(service, client):
+    staff, bob = make_players(2)
+    subscribed(service, bob)
+    [device] = PushSubscription.objects.all()
+    client.force_login(make_staff(staff))
+    changelist = reverse("admin:games_pushsubscription_changelist")
+    for url in (changelist, reverse("admin:games_pushsubscription_change", args=[device.pk])):
+        page = client.get(url).content.decode()
+        assert bob.username in page and device.host in page
+        assert "/push/" not in page and device.p256dh not in page and device.auth not in page
+    # Nor can the list be filtered to probe a key or the endpoint.
+    for lookup, value in (("auth__startswith", device.auth[:4]), ("endpoint__contains", "/push/")):
+        probe = client.get(changelist, {lookup: value})
+        assert probe.status_code == 400

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
+from games import background
 from games.events import cups, daily, running
 from games.live import push
 from games.live.notify import announce, notice_messages, send_sync
@@ -43,3 +44,4 @@ class Command(BaseCommand):
         pushed = push.deliver_daily(today.day)
         if pushed:
             self.stdout.write(f"pushed the daily Belote to {pushed} devices")
+        background.wait()  # the pushes the notices above queued go out before the command ends
