@@ -272,6 +272,18 @@ FRIEND_REQUESTS_PER_HOUR = int(os.environ.get("FRIEND_REQUESTS_PER_HOUR", "30"))
 INVITATIONS_PER_HOUR = int(os.environ.get("INVITATIONS_PER_HOUR", "60"))
 EMAIL_CONFIRMATIONS_PER_HOUR = int(os.environ.get("EMAIL_CONFIRMATIONS_PER_HOUR", "3"))
 
+# Web Push (games/live/push.py): the site's VAPID key pair (base64url, as web-push tools make
+# them: the raw private number and the uncompressed public point) and the contact address push
+# services may write to. Without the keys push is off, except under DEBUG, which makes a key
+# pair and keeps it in VAPID_DEVELOPMENT_KEYS. A player keeps MAX_PUSH_DEVICES devices.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:webmaster@localhost")
+VAPID_DEVELOPMENT_KEYS = (
+    os.environ.get("VAPID_DEVELOPMENT_KEYS", str(BASE_DIR / ".vapid-dev-keys")) if DEBUG else ""
+)
+MAX_PUSH_DEVICES = int(os.environ.get("MAX_PUSH_DEVICES", "10"))
+
 # Computer players: the pause before a bot's move (so people can follow), its thinking time,
 # how long a disconnected player's turn waits before a bot covers for them, and how many turns
 # in a row a player's timer may run out (a bot making each move) before a bot covers for them.

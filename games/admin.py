@@ -39,6 +39,8 @@ from .models import (
     Match,
     Membership,
     Move,
+    PushChoices,
+    PushSubscription,
     Report,
     Sanction,
     Table,
@@ -570,3 +572,40 @@ class EventAdmin(admin.ModelAdmin):
     @admin.action(description=_("Cancel the selected events that have not started"))
     def cancel(self, request: HttpRequest, queryset: QuerySet[Event]) -> None:
         queryset.filter(status=Event.Status.REGISTRATION).update(status=Event.Status.CANCELLED)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(ReadOnlyAdmin):
+    """Devices that take a player's notifications: which player and which push service, never
+    the endpoint or its keys. A moderator may delete one (the device stops getting news)."""
+
+    list_display = ("created_at", "user", "host")
+    fields = ("user", "host", "created_at")
+    readonly_fields = fields
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    ordering = ("-created_at",)
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return request.user.has_perm("games.delete_pushsubscription")
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        # The list filtered by a prefix of the endpoint or a key would spell it out.
+        if lookup.split(LOOKUP_SEP, 1)[0] in ("endpoint", "p256dh", "auth"):
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
+    @admin.display(description=_("push service"))
+    def host(self, obj: PushSubscription) -> str:
+        return obj.host
+
+
+@admin.register(PushChoices)
+class PushChoicesAdmin(ReadOnlyAdmin):
+    """Which news each player takes on their devices."""
+
+    list_display = ("user", *PushChoices.KINDS)
+    fields = ("user", *PushChoices.KINDS, "daily_pushed")
+    readonly_fields = fields
+    search_fields = ("user__username",)
+    list_select_related = ("user",)

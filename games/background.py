@@ -59,5 +59,5 @@ os.register_at_fork(after_in_child=_forget)
 
 
 def wait() -> None:
-    """Return once every job queued so far is done (tests)."""
+    """Return once every job queued so far is done (tests, and a command before it exits)."""
     _jobs.join()

@@ -13,6 +13,7 @@ from .views import (
     health,
     history,
     home,
+    push,
     reports,
     tables,
 )
@@ -86,5 +87,11 @@ urlpatterns = [
     path("daily/<str:day>/deals/<int:number>/", daily.deal_page, name="daily_deal"),
     path("daily/<str:day>/log.json", daily.daily_log, name="daily_log"),
     path("language/", languages.set_language, name="set_language"),
+    path("notifications/", push.push_settings, name="push_settings"),
+    path("notifications/subscribe/", push.subscribe, name="push_subscribe"),
+    path("notifications/unsubscribe/", push.unsubscribe, name="push_unsubscribe"),
+    path("manifest.webmanifest", push.manifest, name="manifest"),
+    path("sw.js", push.service_worker, name="service_worker"),
+    path("offline/", push.offline, name="offline"),
     path("healthz", health.healthz, name="healthz"),
 ]

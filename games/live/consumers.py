@@ -32,7 +32,7 @@ from ..models import ChatMessage, Table
 from ..people import online
 from ..refusals import Refusal
 from ..tables import chat, extensions, matches, play, rows, seating
-from . import autoplay, lobby_feed, moves, notify, presence
+from . import autoplay, lobby_feed, moves, notify, presence, push
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame, render_notice
@@ -303,12 +303,15 @@ class LobbyConsumer(AuthenticatedConsumer):
 
 class NoticeConsumer(AuthenticatedConsumer):
     """Open on every page of a logged-in player: invitations, answers to theirs and friend
-    requests reach them at once, wherever they are on the site (from any server process,
-    through the channel layer). Its being open is also what shows the player online."""
+        requests reach them at once, wherever they are on the site (from any server process,
+        through the channel layer). Its being open is also what shows the player online, and what
+    keeps news from their devices (``push``)."""
 
     async def on_accepted(self) -> None:
         self.notices = notify.notices_group(self.user.pk)
         await self.channel_layer.group_add(self.notices, self.channel_name)
+        # Back on the site: news pushed to their devices meanwhile may be pushed again.
+        await sync_to_async(push.came_back, thread_sensitive=False)(self.user.pk)
 
     async def disconnect(self, code: int) -> None:
         if getattr(self, "notices", ""):

@@ -17,7 +17,7 @@ from django.db import transaction
 
 from ..models import ChatMessage, Match
 from ..tables import chat, extensions, matches, play
-from . import notify, snapshots
+from . import notify, push, snapshots
 from .batching import run_batched
 
 
@@ -61,6 +61,9 @@ async def move(
             functools.partial(apply, table_id, user, action, version, **options)
         )
     await notify.send(group, notify.table_changed(move=snapshots.move_news(moved)))
+    on_turn = turn_with_clock(moved)
+    if on_turn is not None:
+        push.offer_turn(on_turn, moved.table)
     if moved.match.status != Match.Status.RUNNING:
         await notify.send(notify.LOBBY_GROUP, notify.lobby_changed())
         # What else the end leads to (an event's next round), once the move has committed.
@@ -68,6 +71,15 @@ async def move(
         for group, message in notify.notice_messages(notices):
             await notify.send(group, message)
     return moved.match
+
+
+def turn_with_clock(moved: play.Position) -> int | None:
+    """The human on turn after the move, at a table with a clock; None for none."""
+    if moved.match.status != Match.Status.RUNNING or not moved.table.turn_seconds:
+        return None
+    seat = getattr(moved.state, "to_act", None)
+    player = next((p for p in moved.players if p.seat == seat), None)
+    return player.user_id if player is not None and not player.bot_level else None
 
 
 def apply(

@@ -1,6 +1,8 @@
 """Telling live connections that something changed (small events, never a stream).
 
 Events name what changed, not what anyone may see: each connection renders its own view.
+Notices for a player (:func:`notice`, :func:`notice_messages`) also go to :mod:`.push`, which
+tells the player's devices when no page of theirs is open.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from channels.layers import get_channel_layer
 from ..models import ChatMessage
 from ..tables.extensions import Notice
 from .messages import ChatNotice, Event, MoveNews, NoticeShow, TableChanged
+from .push import offer
 
 LOBBY_GROUP = "lobby"
 
@@ -32,11 +35,14 @@ def notice(user_id: int, kind: str, pk: int) -> None:
     friend request (``kind``), by its primary key."""
     shown: NoticeShow = {"type": "notice.show", "kind": kind, "pk": pk}
     send_sync(notices_group(user_id), shown)
+    offer([Notice(user_id, kind, pk)])
 
 
 def notice_messages(notices: list[Notice]) -> list[tuple[str, NoticeShow]]:
     """Where each of ``notices`` goes and what it says (the pages that hear it wake its
-    ``wake`` tables and show the notice)."""
+    ``wake`` tables and show the notice); those that may be pushed are offered to the players'
+    devices (:func:`.push.offer`), for the player with no page open."""
+    offer(notices)
     return [
         (
             notices_group(notice.user_id),

@@ -1,7 +1,8 @@
 """The app's models, one module per room: ``tables`` (tables, seats, matches, the move log,
 chat, invitations), ``people`` (clubs, players' choices, moderation), ``records`` (deal reviews,
-ratings), ``events`` (duplicate events), ``daily`` (the daily Belote) and ``presence`` (who has
-a table open). Import them from here: ``from games.models import Table``."""
+ratings), ``events`` (duplicate events), ``daily`` (the daily Belote), ``presence`` (who has
+a table open) and ``push`` (devices that take notifications). Import them from here:
+``from games.models import Table``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .people import (
     new_invite_code,
 )
 from .presence import Presence, PresenceQuerySet, Server
+from .push import PushChoices, PushSubscription
 from .records import DealReview, Rating, RatingChange
 from .tables import (
     ChatMessage,
@@ -51,6 +53,8 @@ __all__ = [
     "Presence",
     "PresenceQuerySet",
     "Profile",
+    "PushChoices",
+    "PushSubscription",
     "Rating",
     "RatingChange",
     "Report",

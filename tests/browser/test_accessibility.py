@@ -63,15 +63,25 @@ def test_pages_for_visitors(live_server_url, new_page):
     page = new_page()
     for path in ("/", "/accounts/login/", "/signup/", "/rules/belote/", "/rules/grabush/"):
         check(page, live_server_url + path)
+    check(page, live_server_url + "/offline/")
 
 
 @pytest.mark.parametrize("language", ["bg", "ru"])
 def test_pages_in_bulgarian_and_russian(live_server_url, new_page, language):
     page = new_page()
     page.set_extra_http_headers({"Accept-Language": language})
-    for path in ("/", "/signup/", "/rules/belote/", "/rules/grabush/"):
+    for path in ("/", "/signup/", "/rules/belote/", "/rules/grabush/", "/offline/"):
         check(page, live_server_url + path)
         expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+@pytest.mark.parametrize("language", ["en", "bg"])
+def test_the_notifications_page(live_server_url, new_page, language):
+    [player] = make_players(1)
+    page = logged_in(new_page, player, live_server_url)
+    page.set_extra_http_headers({"Accept-Language": language})
+    check(page, live_server_url + "/notifications/", "#push-device[data-state]")
+    expect(page.locator("html")).to_have_attribute("lang", language)
 
 
 def test_belote_table_states(live_server_url, new_page):

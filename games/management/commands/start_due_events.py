@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
+from games import background
 from games.events import cups, daily, running
+from games.live import push
 from games.live.notify import announce, notice_messages, send_sync
 from games.views.events import remind
 
@@ -39,3 +41,7 @@ class Command(BaseCommand):
         for day in closing:
             self.stdout.write(f"closed the daily Belote of {day.day}")
         self.stdout.write(f"the daily Belote of {today.day} is open")
+        pushed = push.deliver_daily(today.day)
+        if pushed:
+            self.stdout.write(f"pushed the daily Belote to {pushed} devices")
+        background.wait()  # the pushes the notices above queued go out before the command ends
