@@ -45,7 +45,7 @@ from .live import (
 from .servers import Client, ServerProcess, free_port
 from .test_automatic_clock import EASY_BOTS, own_redis_layer
 from .test_event_reviews_off_request import Solver, over_event
-from .test_thinking import bot_table, until_my_turn
+from .test_thinking import bot_table, start_worker, until_my_turn
 
 
 def value(text: str, name: str, **labels: str) -> float:
@@ -218,6 +218,32 @@ async def test_a_request_no_bot_worker_took_yet_is_waiting_on_the_channel(settin
         await layer.receive(thinking.CHANNEL)  # a worker takes it
         taken = await scrape()
         assert value(taken, "cardroom_bot_requests_waiting") == 0
+
+
+@pytest.mark.skipif(not django_settings.REDIS_URL, reason="bot workers need a shared channel layer")
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("background_stopped")
+async def test_a_bot_worker_serves_the_moves_it_made_at_its_own_port(settings, monkeypatch):
+    settings.BOTS_IN_WORKERS = True
+    port = free_port()
+    monkeypatch.setenv("METRICS_PORT", str(port))
+    (owner,) = await sync_to_async(make_players)(1)
+    table = await sync_to_async(bot_table)(owner)  # three computers call first
+    before = await scrape()
+    socket = await connect(owner, f"/ws/table/{table.code}/")
+    worker = start_worker()
+    try:
+        match = await until_my_turn(socket, table)
+        assert match.version == 3
+        status, text = await sync_to_async(get)(f"http://127.0.0.1:{port}/metrics")
+        assert status == 200
+        assert moves(text, "computer") == 3  # the worker made them
+        assert moves(await scrape(), "computer") == moves(before, "computer")  # not this process
+    finally:
+        worker.kill()
+        worker.wait(timeout=10)
+        await socket.disconnect()
 
 
 @pytest.mark.django_db(transaction=True)
