@@ -20,7 +20,6 @@ import contextlib
 import itertools
 import logging
 import time
-from bisect import bisect_left
 from collections import Counter as Tally
 from collections.abc import Iterator
 
@@ -52,7 +51,8 @@ for _reason in REASONS:
 moves: Tally[tuple[str, str]] = Tally()
 #: Upper bounds (seconds) of the buckets of the time from a move's commit to a frame sent.
 FRAME_BOUNDS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-#: Frames of moves sent by this process, by bucket (the last: slower than every bound).
+#: Frames of moves sent by this process, by bucket (the last: slower than every bound); the
+#: table sockets add to them, inline, the bucket ``bisect_left(FRAME_BOUNDS, seconds)``.
 frame_counts = [0] * (len(FRAME_BOUNDS) + 1)
 #: Their seconds, summed (one item, so that it is changed in place).
 frame_seconds = [0.0]
@@ -62,24 +62,18 @@ _waiting: dict[str, dict[int, float]] = {"bot": {}, "review": {}}
 _tickets = itertools.count()
 
 
-def frame_sent(committed: float) -> None:
-    """Count a frame of a move committed at ``committed`` (``time.time()``), sent now (the
-    table sockets do the same inline)."""
-    seconds = time.time() - committed
-    frame_counts[bisect_left(FRAME_BOUNDS, seconds)] += 1
-    frame_seconds[0] += seconds
-
-
 def refused(reason: str) -> None:
     """Count a request turned down for ``reason`` (one of :data:`REASONS`)."""
     REFUSALS.labels(reason).inc()
 
 
 def socket_opened(kind: str) -> None:
+    """Count a socket of ``kind`` opened (:data:`SOCKET_KINDS`)."""
     SOCKETS.labels(kind).inc()
 
 
 def socket_closed(kind: str) -> None:
+    """Count a socket of ``kind`` closed."""
     SOCKETS.labels(kind).dec()
 
 

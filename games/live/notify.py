@@ -78,7 +78,8 @@ def table_changed(*, move: MoveNews | None = None, committed: float = 0.0) -> Ta
     event: TableChanged = {"type": "table.changed", "event": secrets.token_hex(8)}
     if move is not None:
         event.update(move)  # flat: the in-memory layer copies the event for every connection
-        event["committed"] = committed
+        if committed:
+            event["committed"] = committed
     return event
 
 
