@@ -14,6 +14,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from cardroom import metrics  # noqa: E402
 from cardroom.origins import SameOriginValidator  # noqa: E402
 from cardroom.request_threads import ReusedRequestThreads  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
@@ -27,6 +28,10 @@ application = ProtocolTypeRouter(
         "channel": ChannelNameRouter({BOT_CHANNEL: BotWorker.as_asgi()}),
     }
 )
+
+# Servers and bot workers (``manage.py runworker`` loads this application too) alike.
+if settings.METRICS_PORT:
+    metrics.serve(settings.METRICS_PORT, settings.METRICS_ADDRESS)
 
 # Connections keep many long-lived objects: freeze what start-up built and collect less often,
 # so the collector does not rescan them all and stall every socket (docs/benchmarks.md).

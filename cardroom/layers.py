@@ -60,6 +60,10 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_channel_name(channel)
         assert "__asgi_channel__" not in message
+        self._put(channel, message)
+
+    def _put(self, channel: str, message: dict[str, object]) -> None:
+        """Queue a copy of ``message`` for ``channel`` (a name checked already)."""
         try:
             self._queue(channel).put_nowait((time.time() + self.expiry, _copied(message)))
         except asyncio.QueueFull:
@@ -79,19 +83,21 @@ class InMemoryChannelLayer(ChannelsInMemoryChannelLayer):
     async def group_send(self, group: str, message: dict[str, object]) -> None:
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
+        assert "__asgi_channel__" not in message
         self._clean_expired()
+        # The members' names were checked as they joined.
         for channel in list(self.groups.get(group, ())):
             # As in Channels' layer, a full channel misses the group message.
             with contextlib.suppress(ChannelFull):
-                await self.send(channel, message)
+                self._put(channel, message)
 
 
-_PLAIN = (str, int, float, bool, type(None))
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 def _copied(message: dict[str, object]) -> dict[str, object]:
     """A receiver's own copy of ``message``, as if it had been serialized."""
-    if all(type(value) in _PLAIN for value in message.values()):
+    if _PLAIN.issuperset(map(type, message.values())):
         return dict(message)
     return copy.deepcopy(message)
 

@@ -307,6 +307,11 @@ DAILY_DEALS = int(os.environ.get("DAILY_DEALS", "8"))
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "30"))
 
+# Prometheus metrics (cardroom/metrics.py): each process (server or bot worker) serves its own
+# at this port and address; 0 serves none. Give every process of a machine its own port.
+METRICS_PORT = int(os.environ.get("METRICS_PORT", "0"))
+METRICS_ADDRESS = os.environ.get("METRICS_ADDRESS", "127.0.0.1")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -15,6 +15,7 @@ import json
 import logging
 import re
 import time
+from bisect import bisect_left
 from collections.abc import Iterable
 from typing import TypedDict
 
@@ -27,6 +28,8 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
+
+from cardroom import metrics
 
 from ..models import ChatMessage, Table
 from ..people import online
@@ -84,6 +87,8 @@ class SocketScope(TypedDict, total=False):
 
 class BadFrame(Refusal):
     """A client frame that is not a well-formed request; the message says what is wrong."""
+
+    reason = metrics.FRAME
 
 
 def parse_frame(text: str | None) -> Frame:
@@ -187,6 +192,8 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
     """
 
     user_group_name = ""
+    #: What the socket is, for the metrics (``cardroom.metrics.SOCKET_KINDS``).
+    kind = ""
     #: Whether this connection's disconnect cleanup has run (it runs exactly once).
     cleaned_up = False
     #: Whether this connection counts towards the account's open sockets (games.people.online).
@@ -195,6 +202,8 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def accept(self, subprotocol=None, headers=None) -> None:
         self.accepted = True
+        if self.kind:
+            metrics.socket_opened(self.kind)
         await super().accept(subprotocol, headers)
 
     async def __call__(self, scope, receive, send) -> None:
@@ -213,6 +222,8 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         if self.cleaned_up:
             return
         self.cleaned_up = True
+        if self.accepted and self.kind:
+            metrics.socket_closed(self.kind)
         place = presence.uncounted(self.channel_name) if self.counted else None
         try:
             if self.user_group_name:
@@ -247,6 +258,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def refuse_too_many(self) -> None:
         """Say why, then close: the account has too many sockets open."""
+        metrics.refused(metrics.LIMIT)
         if not self.accepted:
             await self.accept()
         message = _("You have too many tables open at once: close some, then reload this page.")
@@ -270,6 +282,7 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 
     async def websocket_receive(self, message: SocketReceived) -> None:
         if not self.within_frame_budget():
+            metrics.refused(metrics.FRAME)
             await self.close(code=CLOSE_FLOOD)
             return
         await super().websocket_receive(message)
@@ -284,6 +297,8 @@ class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
 class LobbyConsumer(AuthenticatedConsumer):
     """The lobby's list of open and running public tables, kept live by this process's
     lobby feed (``games.lobby_feed``): one render for all of its lobby sockets."""
+
+    kind = "lobby"
 
     async def on_accepted(self) -> None:
         await self.channel_layer.group_add(notify.LOBBY_GROUP, self.channel_name)
@@ -306,6 +321,8 @@ class NoticeConsumer(AuthenticatedConsumer):
         requests reach them at once, wherever they are on the site (from any server process,
         through the channel layer). Its being open is also what shows the player online, and what
     keeps news from their devices (``push``)."""
+
+    kind = "notice"
 
     async def on_accepted(self) -> None:
         self.notices = notify.notices_group(self.user.pk)
@@ -334,6 +351,8 @@ class ReadingConsumer(AuthenticatedConsumer):
     """Open while a player reads the rules from a table: the turn clock of the player on turn
     waits as long as their rules page is open (``games.tables.matches.read_rules``)."""
 
+    kind = "reading"
+
     code = ""
 
     async def on_accepted(self) -> None:
@@ -355,6 +374,8 @@ class ReadingConsumer(AuthenticatedConsumer):
 
 class TableConsumer(AuthenticatedConsumer):
     """One player's or spectator's live connection to a table."""
+
+    kind = "table"
 
     OPS = frozenset(
         {
@@ -459,6 +480,11 @@ class TableConsumer(AuthenticatedConsumer):
             frame = await run_batched(self._frame, flash, full, event, force)
         if frame is not None:
             await self.send(text_data=frame)
+            if event is not None and "committed" in event:  # a move's
+                # Inline (not a call): this runs for every frame of every move.
+                seconds = time.time() - event["committed"]
+                metrics.frame_counts[bisect_left(metrics.FRAME_BOUNDS, seconds)] += 1
+                metrics.frame_seconds[0] += seconds
 
     async def send_flash(self, message: str) -> None:
         await self.send(text_data=render_flash(message))

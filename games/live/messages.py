@@ -34,6 +34,8 @@ class TableChanged(TypedDict):
     match: NotRequired[int]
     version: NotRequired[int]
     carry: NotRequired[str]
+    #: When the move committed (``time.time()``): its frames' delay is measured from it.
+    committed: NotRequired[float]
 
 
 class NoticeShow(TypedDict):

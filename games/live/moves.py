@@ -9,11 +9,14 @@ reads or sockets; everything that moves a match goes through here.
 from __future__ import annotations
 
 import functools
+import time
 from typing import TypedDict, Unpack
 
 from channels.db import database_sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+
+from cardroom import metrics
 
 from ..models import ChatMessage, Match
 from ..tables import chat, extensions, matches, play
@@ -60,7 +63,11 @@ async def move(
         moved = await run_batched(
             functools.partial(apply, table_id, user, action, version, **options)
         )
-    await notify.send(group, notify.table_changed(move=snapshots.move_news(moved)))
+    # Counted here, the one place every move passes (plain integers: see cardroom.metrics).
+    kind = "human" if user is not None else "timer" if options.get("timed_out") else "computer"
+    metrics.moves[moved.match.game, kind] += 1
+    changed = notify.table_changed(move=snapshots.move_news(moved), committed=time.time())
+    await notify.send(group, changed)
     on_turn = turn_with_clock(moved)
     if on_turn is not None:
         push.offer_turn(on_turn, moved.table)

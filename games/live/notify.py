@@ -73,16 +73,19 @@ def chat_notice(line: ChatMessage) -> ChatNotice:
     }
 
 
-def table_changed(*, move: MoveNews | None = None) -> TableChanged:
+def table_changed(*, move: MoveNews | None = None, committed: float = 0.0) -> TableChanged:
     """The event sent to a table's group after any visible change.
 
     ``event`` names this one change: the connections it reaches in one process share a single
     read of the table for it (see ``snapshots.event_snapshot``). ``move``: what a move did
-    (``snapshots.move_news``), so that processes that hold the table need not read it.
+    (``snapshots.move_news``), so that processes that hold the table need not read it;
+    ``committed``: when the move committed (``time.time()``), for the metrics.
     """
     event: TableChanged = {"type": "table.changed", "event": secrets.token_hex(8)}
     if move is not None:
         event.update(move)  # flat: the in-memory layer copies the event for every connection
+        if committed:
+            event["committed"] = committed
     return event
 
 

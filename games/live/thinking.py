@@ -24,6 +24,8 @@ from concurrent.futures.process import BrokenProcessPool
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from cardroom import metrics
+
 from .. import processes
 from ..bots import Bot
 
@@ -34,6 +36,11 @@ CHANNEL = "bot-moves"
 async def think(bot: Bot, view: Mapping[str, object], rng: random.Random) -> str:
     """The bot's action for ``view``, worked out in the pool (asked again, in a new pool,
     when a thinking process died)."""
+    with metrics.waiting("bot"):
+        return await _think(bot, view, rng)
+
+
+async def _think(bot: Bot, view: Mapping[str, object], rng: random.Random) -> str:
     budget = settings.BOT_BUDGET
     if not settings.BOT_PROCESSES:
         return await sync_to_async(bot, thread_sensitive=False)(view, rng, budget)

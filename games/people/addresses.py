@@ -16,6 +16,8 @@ from django.core import signing
 from django.core.mail import send_mail
 from django.utils.translation import gettext as _
 
+from cardroom import metrics
+
 from ..models import Profile
 from ..refusals import Refusal
 from . import friends, limits
@@ -52,7 +54,8 @@ def send_link(user: AbstractBaseUser, link: Callable[[str], str]) -> str:
     key = f"email-confirmations:{user.pk}"
     if not limits.spend(key, settings.EMAIL_CONFIRMATIONS_PER_HOUR, limits.HOUR):
         raise AddressError(
-            _("Many confirmation links were sent this hour: ask for another one later.")
+            _("Many confirmation links were sent this hour: ask for another one later."),
+            reason=metrics.LIMIT,
         )
     values = {"name": user.get_username(), "url": link(token(user))}
     send_mail(

@@ -17,6 +17,8 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 from friendship.models import Block, Friend, FriendshipRequest
 
+from cardroom import metrics
+
 from ..models import EventPair, Invitation, Presence, Profile, Table
 from ..refusals import Refusal
 from . import access, limits
@@ -121,7 +123,9 @@ def request_friend(user: AbstractBaseUser, username: str) -> str:
     if choices_of(other).requests_from == Audience.NOBODY:
         raise FriendError(_("%(name)s does not take friend requests.") % {"name": other})
     if not limits.spend(f"friend-requests:{user.pk}", settings.FRIEND_REQUESTS_PER_HOUR, 3600):
-        raise FriendError(_("You sent many friend requests this hour: try again later."))
+        raise FriendError(
+            _("You sent many friend requests this hour: try again later."), reason=metrics.LIMIT
+        )
     Friend.objects.add_friend(user, other)
     return _("Friend request sent to %(name)s.") % {"name": other}
 

@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from cardroom import metrics
+
 from ..models import ChatMessage, Match, MatchPlayer, Report, Sanction
 from ..refusals import Refusal
 from . import limits
@@ -137,7 +139,8 @@ def report(
                 "You have sent %(count)d reports in the last hour; wait before sending more.",
                 limit,
             )
-            % {"count": limit}
+            % {"count": limit},
+            reason=metrics.LIMIT,
         )
     report = Report.objects.create(
         reporter=reporter,

@@ -17,6 +17,8 @@ import django
 from django.apps import apps
 from django.db import IntegrityError, transaction
 
+from cardroom import metrics
+
 from .. import processes
 from ..catalog import get_game
 
@@ -53,7 +55,8 @@ def deal_review(
     if may_work_out is not None and not may_work_out():
         raise Refused
     match_key = (match.game, match.seed, match.options)
-    review = processes.in_pool(work_out, match_key, logged_moves(match), number)
+    with metrics.waiting("review"):
+        review = processes.in_pool(work_out, match_key, logged_moves(match), number)
     if review is None:
         return None
     try:

@@ -8,6 +8,8 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from cardroom import metrics
+
 from ..models import ChatMessage, Table
 from ..people import access, limits
 from ..people.moderation import active_mute
@@ -54,7 +56,9 @@ def post_message(table_id: int, user: AbstractBaseUser, text: object) -> ChatMes
             % {"until": formats.date_format(mute.until, "DATETIME_FORMAT"), "reason": mute.reason}
         )
     if not limits.spend(f"chat-rate:{user.pk}", RATE_COUNT, RATE_SECONDS):
-        raise TableError(_("You are sending messages too fast; wait a few seconds."))
+        raise TableError(
+            _("You are sending messages too fast; wait a few seconds."), reason=metrics.LIMIT
+        )
     table = Table.objects.filter(pk=table_id).only("pk", "code").first()
     if table is None:
         raise TableError(_("This table no longer exists."))

@@ -16,6 +16,8 @@ from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from cardroom import metrics
+
 from ..models import Invitation, Table
 from ..people import access, addresses, friends, limits
 from . import seating
@@ -53,7 +55,9 @@ def invite(
         ):
             raise TableError(_("%(name)s does not take invitations from you.") % {"name": friend})
         if not limits.spend(f"invitations:{inviter.pk}", settings.INVITATIONS_PER_HOUR, 3600):
-            raise TableError(_("You sent many invitations this hour: try again later."))
+            raise TableError(
+                _("You sent many invitations this hour: try again later."), reason=metrics.LIMIT
+            )
         try:
             with transaction.atomic():
                 return Invitation.objects.create(

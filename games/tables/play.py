@@ -23,6 +23,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from cardroom import metrics
+
 from ..catalog import Game, get_game
 from ..engines import IllegalAction
 from ..engines.contract import GameState
@@ -46,6 +48,8 @@ class Position(NamedTuple):
 
 class StaleMove(TableError):
     """The move was made on an older state than the table's current one."""
+
+    reason = metrics.STALE
 
 
 def illegal_message(error: IllegalAction) -> str:

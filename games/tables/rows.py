@@ -17,6 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from cardroom import metrics
+
 from ..catalog import get_game
 from ..engines import fair_deals
 from ..models import Club, Match, Seat, Table
@@ -67,7 +69,8 @@ def too_many_tables() -> TableError:
             "You have %(count)d tables waiting or playing already: finish one first.",
             limit,
         )
-        % {"count": limit}
+        % {"count": limit},
+        reason=metrics.LIMIT,
     )
 
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods
 
+from cardroom import metrics
 from cardroom.proxies import client_ip
 
 from ..events import daily
@@ -120,6 +121,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         key = limits.signup_key(client_ip(request))
         if not limits.spend(key, settings.SIGNUPS_PER_ADDRESS_PER_HOUR, limits.HOUR):
+            metrics.refused(metrics.LIMIT)
             form.add_error(
                 None, _("Too many accounts were created from your address; try again in an hour.")
             )

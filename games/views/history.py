@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
+from cardroom import metrics
 from cardroom.proxies import client_ip
 
 from ..catalog import all_games, game_label, get_game
@@ -48,6 +49,7 @@ def deal_review(request: HttpRequest, match_id: int, number: int) -> HttpRespons
             match, number, lambda: limits.spend(key, settings.REVIEWS_PER_HOUR, limits.HOUR)
         )
     except reviews.Refused:
+        metrics.refused(metrics.LIMIT)
         context = {"match": match, "game_label": game_label(match.game), "number": number}
         return render(request, "games/history/review_later.html", context, status=429)
     if context is None:
