@@ -24,6 +24,7 @@ from cardroom.restart import CLOSE_RESTART, SHUTDOWN
 logger = logging.getLogger(__name__)
 #: How often the drain looks for sockets that opened since it began.
 DRAIN_POLL_SECONDS = 0.05
+CLOSING = (WebSocketProtocol.STATE_CLOSING, WebSocketProtocol.STATE_CLOSED)
 
 
 class DrainingServer(Server):
@@ -38,15 +39,18 @@ class DrainingServer(Server):
         super().listen_success(port)
 
     async def handle_reply(self, protocol, message: dict) -> None:
-        # autobahn lets an application close with 1000 or 3000-4999 only: a restart's code
-        # (1012) is the server's to send.
-        if (
+        if isinstance(protocol, WebSocketProtocol) and protocol.state in CLOSING:
+            if message.get("type") == "websocket.send":
+                return  # news for a socket closing as a restart: its next view has it
+        elif (
             message.get("type") == "websocket.close"
             and message.get("code") == CLOSE_RESTART
             and isinstance(protocol, WebSocketProtocol)
             and protocol.state == protocol.STATE_OPEN
             and not self.connections.get(protocol, {}).get("disconnected")
         ):
+            # autobahn lets an application close with 1000 or 3000-4999 only: a restart's
+            # code (1012) is the server's to send.
             protocol.sendCloseFrame(code=CLOSE_RESTART, isReply=False)
             return
         await super().handle_reply(protocol, message)

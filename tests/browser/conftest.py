@@ -21,7 +21,8 @@ from django.db import connections
 from django.test import override_settings
 from playwright.sync_api import expect
 
-from ..proxy import Proxy, nginx_missing
+from cardroom.nginx import Proxy, nginx_missing
+
 from ..servers import ServerProcess
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")

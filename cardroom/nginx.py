@@ -1,6 +1,7 @@
 """nginx from the repository's site file (``deploy/nginx/cardroom.conf``) in front of server
-processes, on this machine: the site rendered for a local port without TLS, nginx running as
-the current user with its pid, logs and temporary files in a directory of its own."""
+processes on this machine, for the proxied browser tests and ``loadtest --rolling-restart``:
+the site rendered for a local port without TLS, nginx running as the current user with its
+pid, logs and temporary files in a directory of its own."""
 
 from __future__ import annotations
 
@@ -8,24 +9,28 @@ import getpass
 import os
 import re
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
-from .servers import ROOT, START_TIMEOUT, free_port
-
+ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "deploy" / "nginx" / "cardroom.conf"
+#: Long enough for a busy machine: the wait ends as soon as the site answers.
+START_TIMEOUT = 60.0
 NGINX = os.environ.get("NGINX_PATH") or shutil.which("nginx") or "/usr/sbin/nginx"
 MIME_TYPES = Path("/etc/nginx/mime.types")
 
+UPSTREAM = re.compile(r"^(upstream \w+ \{\n)(.*?)^\}", re.MULTILINE | re.DOTALL)
 UPSTREAM_SERVER = re.compile(r"^( *)server 127\.0\.0\.1:\d+ ([^;]*);\n", re.MULTILINE)
 REDIRECT_SERVER = re.compile(r"server \{[^{}]*return 301[^{}]*\}\n+")
 TLS_LINE = re.compile(r"^ *(listen \[::\]:443 ssl.*|ssl_\w+ .*)\n", re.MULTILINE)
 
 
-def _replace(pattern: re.Pattern | str, new: str, text: str, count: int = 0) -> str:
+def _replace(pattern: re.Pattern | str, new: Any, text: str, count: int = 0) -> str:
     """``text`` with ``pattern`` replaced; the site file must still hold it."""
     if isinstance(pattern, str):
         pattern = re.compile(re.escape(pattern), re.MULTILINE)
@@ -38,23 +43,33 @@ def _replace(pattern: re.Pattern | str, new: str, text: str, count: int = 0) -> 
 def render_site(port: int, upstreams: list[int], static_root: Path) -> str:
     """The site for http://127.0.0.1:``port``, proxying to 127.0.0.1:``upstreams``."""
     text = SITE.read_text()
-    first = UPSTREAM_SERVER.search(text)
-    if first is None:
-        raise ValueError(f"{SITE.name} no longer lists its servers")
-    indent, parameters = first.group(1), first.group(2)
-    servers = "".join(f"{indent}server 127.0.0.1:{p} {parameters};\n" for p in upstreams)
-    text = _replace(UPSTREAM_SERVER, "", text)
-    text = _replace("upstream cardroom {\n", "upstream cardroom {\n" + servers, text, 1)
+
+    def servers(block: re.Match) -> str:
+        """An upstream block with its servers' lines for ``upstreams``, same parameters."""
+        first = UPSTREAM_SERVER.search(block.group(2))
+        if first is None:
+            raise ValueError(f"{SITE.name}: {block.group(1).strip()} lists no server")
+        indent, parameters = first.group(1), first.group(2)
+        lines = "".join(f"{indent}server 127.0.0.1:{p} {parameters};\n" for p in upstreams)
+        return block.group(1) + lines + UPSTREAM_SERVER.sub("", block.group(2)) + "}"
+
+    text = _replace(UPSTREAM, servers, text)
     text = _replace(REDIRECT_SERVER, "", text)
     text = _replace(TLS_LINE, "", text)
     text = _replace("listen 443 ssl http2;", f"listen 127.0.0.1:{port};", text)
     return _replace("/srv/cardroom/staticfiles/", f"{static_root}/", text)
 
 
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 class Proxy:
     """nginx on a free local port with the rendered site in front of ``upstreams``."""
 
-    def __init__(self, upstreams: list[int], static_root: Path) -> None:
+    def __init__(self, upstreams: list[int], static_root: Path, connections: int = 1024) -> None:
         self.port = free_port()
         self.prefix = Path(tempfile.mkdtemp(prefix="nginx-"))
         site = self.prefix / "cardroom.conf"
@@ -71,7 +86,7 @@ class Proxy:
         self.conf.write_text(
             f"{user}daemon off;\nworker_processes 1;\npid {self.prefix}/nginx.pid;\n"
             f"error_log {self.prefix}/error.log warn;\n"
-            "events { worker_connections 1024; }\n"
+            f"events {{ worker_connections {connections}; }}\n"
             "http {\n"
             f"    include {MIME_TYPES};\n"
             "    default_type application/octet-stream;\n"
