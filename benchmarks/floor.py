@@ -15,13 +15,14 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from cardroom.restart import ClosesOnRestart
 from games.live.dispatch import DirectDispatchMixin
 
 #: Largest frame the floor relays, in characters.
 MAX_FRAME = 200
 
 
-class FanOutConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+class FanOutConsumer(ClosesOnRestart, DirectDispatchMixin, AsyncWebsocketConsumer):
     """One socket of a floor "table": ``/ws/bench/<group>/``."""
 
     group = ""
@@ -44,7 +45,7 @@ class FanOutConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
         await self.send(text_data=event["text"])
 
 
-class CollectConsumer(AsyncWebsocketConsumer):
+class CollectConsumer(ClosesOnRestart, AsyncWebsocketConsumer):
     """``/ws/bench-collect/``: run a full garbage collection now and say how long it took.
 
     A benchmark step connects all its sockets at once; the collector pays for what they leave

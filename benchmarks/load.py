@@ -189,7 +189,9 @@ def start_worker(database_url: str, **env: str) -> subprocess.Popen:
 def start_server(database_url: str, port: int, **env: str) -> subprocess.Popen:
     """Start daphne on 127.0.0.1:``port`` with the site and the floor (``benchmarks.asgi``) and
     wait (30 s at most) until it accepts connections (``env``: more environment variables)."""
-    command = [sys.executable, "-m", "daphne", "-v", "0", "-b", "127.0.0.1", "-p", str(port)]
+    # daphne as production runs it (cardroom.server: a SIGTERM closes sockets as a restart).
+    command = [sys.executable, "-m", "cardroom.server", "-v", "0", "-b", "127.0.0.1"]
+    command += ["-p", str(port)]
     command.append("benchmarks.asgi:application")
     environment = server_env(database_url, **env)
     server = subprocess.Popen(command, cwd=settings.BASE_DIR, env=environment)

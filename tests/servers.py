@@ -28,7 +28,8 @@ from django.db import connection
 ROOT = Path(__file__).resolve().parent.parent
 #: Long enough for a busy machine: the wait ends as soon as the server answers.
 START_TIMEOUT = 60.0
-DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
+#: daphne as production runs it: stopping gracefully on SIGTERM (``cardroom.server``).
+DAPHNE = [sys.executable, "-m", "cardroom.server", "-b", "127.0.0.1"]
 VERSION = re.compile(r'name="version" value="(\d+)"')
 
 
@@ -105,6 +106,11 @@ class ServerProcess:
         assert self.process is not None
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=10)
+
+    def terminate(self) -> None:
+        """SIGTERM, as systemd stops a server: it closes its sockets as a restart and exits."""
+        assert self.process is not None
+        self.process.terminate()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -30,6 +30,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from cardroom import metrics
+from cardroom.restart import ClosesOnRestart
 
 from ..models import ChatMessage, Table
 from ..people import online
@@ -183,7 +184,7 @@ def socket_language(scope: SocketScope) -> str:
     return translation.get_language_from_request(request)
 
 
-class AuthenticatedConsumer(DirectDispatchMixin, AsyncWebsocketConsumer):
+class AuthenticatedConsumer(ClosesOnRestart, DirectDispatchMixin, AsyncWebsocketConsumer):
     """A consumer that only logged-in users may open; anonymous handshakes are refused.
 
     Every socket of a user also joins that user's group, so a ban closes them all at once, and

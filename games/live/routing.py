@@ -3,10 +3,12 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
+from cardroom.restart import ClosesOnRestart
+
 from . import consumers
 
 
-class NotFoundConsumer(AsyncWebsocketConsumer):
+class NotFoundConsumer(ClosesOnRestart, AsyncWebsocketConsumer):
     """Any other address: accept, then close with CLOSE_NOT_FOUND (a close code only reaches
     the browser once the handshake is accepted)."""
 

@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 import pytest
 from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
+from django.conf import settings
+from django.core.management import call_command
 from django.db import connections
+from django.test import override_settings
 from playwright.sync_api import expect
+
+from cardroom.nginx import Proxy, nginx_missing
+
+from ..servers import ServerProcess
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -61,6 +69,16 @@ def browser():
         chromium.close()
 
 
+def close_connections() -> None:
+    """Close this process's database connections (and a pool's) before forking servers."""
+    connections.close_all()
+    for alias in connections:
+        # Nor a pool's (PostgreSQL): closed connections go back to it, still open.
+        close_pool = getattr(connections[alias], "close_pool", None)
+        if close_pool is not None:
+            close_pool()
+
+
 @pytest.fixture
 def live_server_url(transactional_db) -> Iterator[str]:
     """Start daphne with the real ASGI application on a free port, over the test database.
@@ -68,12 +86,7 @@ def live_server_url(transactional_db) -> Iterator[str]:
     The server is a forked process, so it inherits settings that already name the test
     database (pytest-django switched them before this fixture runs).
     """
-    connections.close_all()  # the server process must not share our open connections
-    for alias in connections:
-        # Nor a pool's (PostgreSQL): closed connections go back to it, still open.
-        close_pool = getattr(connections[alias], "close_pool", None)
-        if close_pool is not None:
-            close_pool()
+    close_connections()  # the server process must not share our open connections
     server = DaphneProcess(
         "127.0.0.1",
         partial(make_application, static_wrapper=None),  # whitenoise serves static files
@@ -88,6 +101,56 @@ def live_server_url(transactional_db) -> Iterator[str]:
     finally:
         server.terminate()
         server.join(timeout=10)
+
+
+@dataclass
+class ProxiedSite:
+    """The site as production runs it: nginx from ``deploy/`` in front of two servers."""
+
+    url: str
+    servers: list[ServerProcess]
+    proxy: Proxy
+
+
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory: pytest.TempPathFactory):
+    """``manage.py collectstatic``'s output, which nginx serves."""
+    root = tmp_path_factory.mktemp("staticfiles")
+    with override_settings(STATIC_ROOT=root):
+        call_command("collectstatic", interactive=False, verbosity=0)
+    return root
+
+
+@pytest.fixture
+def proxied_site(transactional_db, static_root) -> Iterator[ProxiedSite]:
+    """nginx with the repository's site file (rendered for a local port, no TLS) in front of
+    two server processes that share the tables through PostgreSQL and Redis."""
+    missing = nginx_missing()
+    if missing:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(missing + "; REQUIRE_BROWSER=1 makes this a failure")
+        pytest.skip(missing)
+    if not settings.REDIS_URL:
+        pytest.skip("two server processes share the tables through Redis (set REDIS_URL)")
+    close_connections()
+    # Unbuffered: each server's log shows the sockets it accepted as they come.
+    servers = [ServerProcess(TRUSTED_PROXIES="1", PYTHONUNBUFFERED="1") for _ in range(2)]
+    proxy: Proxy | None = None
+    try:
+        for server in servers:
+            server.start()
+        proxy = Proxy([server.port for server in servers], static_root)
+        proxy.start()
+        yield ProxiedSite(proxy.url, servers, proxy)
+    finally:
+        if proxy is not None:
+            print(f"--- the end of nginx's error log ---\n{proxy.log()}")
+            proxy.close()
+        for server in servers:
+            if server.process is not None:
+                print(f"--- the end of the log of the server on {server.port} ---")
+                print(server.output())
+            server.close()
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from benchmarks import load, soak
+from benchmarks import load, rolling, soak
+from cardroom.nginx import nginx_missing
 
 #: Set in the copy of the command that runs on the benchmark's own SQLite file.
 OWN_DB_FLAG = "CARDROOM_LOADTEST_OWN_DB"
@@ -99,6 +100,14 @@ class Command(BaseCommand):
             help="with --soak: seconds over which the tables start and the page views grow, "
             "before the soak's clock starts",
         )
+        parser.add_argument(
+            "--rolling-restart",
+            action="store_true",
+            help="one load (--tables, one number; default 200) through nginx in front of "
+            "--servers (default 2), each restarted in turn with SIGTERM during --duration "
+            "(default 60): moves lost or applied twice, and p95 over the restarts (exit "
+            "status 1 unless none and under 1 s); needs nginx, PostgreSQL and Redis",
+        )
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--json", help="also write the results to this JSON file")
 
@@ -108,6 +117,9 @@ class Command(BaseCommand):
             return
         if options["soak"]:
             self.soak(options)
+            return
+        if options["rolling_restart"]:
+            self.rolling_restart(options)
             return
         options["servers"] = 1 if options["servers"] is None else options["servers"]
         options["bot_tables"] = options["bot_tables"] or 0
@@ -188,6 +200,41 @@ class Command(BaseCommand):
             Path(options["json"]).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
         if not report.holds:
             raise CommandError("the soak does not hold")
+
+    def rolling_restart(self, options: dict) -> None:
+        """Restart each server in turn under load, through nginx (``benchmarks.rolling``)."""
+        tables = 200 if options["tables"] is None else whole(options["tables"])
+        servers = 2 if options["servers"] is None else options["servers"]
+        duration = 60.0 if options["duration"] == 20.0 else options["duration"]
+        pace = 2.0 if options["pace"] is None else options["pace"]
+        if options["url"] or not 1 <= tables <= 2000 or not 2 <= servers <= 16:
+            raise CommandError(
+                "--rolling-restart starts its own servers (no --url): --tables between 1 "
+                "and 2000, --servers between 2 and 16"
+            )
+        database, layer = load.describe_setup()
+        if database == "sqlite3" or layer != "RedisChannelLayer":
+            raise CommandError("--rolling-restart needs DATABASE_URL=postgres://… and REDIS_URL")
+        missing = nginx_missing()
+        if missing:
+            raise CommandError(missing)
+        call_command("migrate", verbosity=0, interactive=False)
+        try:
+            report = rolling.run(
+                tables,
+                pace=pace,
+                duration=duration,
+                servers=servers,
+                seed=options["seed"],
+                say=self.stderr.write,
+            )
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(rolling.format_report(report))
+        if options["json"]:
+            Path(options["json"]).write_text(json.dumps(report.as_dict(), indent=2) + "\n")
+        if not report.holds:
+            raise CommandError("the rolling restart does not hold")
 
 
 def whole(text: str) -> int:
