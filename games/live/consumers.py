@@ -319,8 +319,8 @@ class LobbyConsumer(AuthenticatedConsumer):
 
 class NoticeConsumer(AuthenticatedConsumer):
     """Open on every page of a logged-in player: invitations, answers to theirs and friend
-        requests reach them at once, wherever they are on the site (from any server process,
-        through the channel layer). Its being open is also what shows the player online, and what
+    requests reach them at once, wherever they are on the site (from any server process,
+    through the channel layer). Its being open is also what shows the player online, and what
     keeps news from their devices (``push``)."""
 
     kind = "notice"
