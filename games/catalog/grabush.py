@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from django import forms
@@ -87,7 +88,12 @@ class Grabush(Game[engine.State, engine.GrabushView]):
     def score_text(self, score: int) -> str:
         return ngettext("%(n)d card left", "%(n)d cards left", score) % {"n": score}
 
-    def record_context(self, view: engine.GrabushView, names: dict[int, str]) -> dict[str, object]:
+    def record_context(
+        self,
+        view: engine.GrabushView,
+        names: dict[int, str],
+        earlier: Mapping[int, tuple[int, str]] | None = None,
+    ) -> dict[str, object]:
         return {"end_reason": view["end_reason"]}
 
 

@@ -276,7 +276,7 @@ def board_context(
     """Context for ``games/grabush/board.html``; ``selected`` is the source this connection
     picked (the first step of a play), if it is still playable."""
     # Named short, as the Belote felt does: a computer's level shows only in the seats panel.
-    names = {seat["index"]: seat["short_name"] for seat in seats}
+    names = {seat["index"]: seat.get("short_name", seat["name"]) for seat in seats}
     split = {action: split_action(action) for action in view["legal"]}
     sources = {pair[0] for pair in split.values() if pair}
     if selected not in sources:
@@ -304,8 +304,8 @@ def board_context(
     players = [
         {
             "index": seat["index"],
-            "name": seat["short_name"],
-            "computer": seat["is_bot"],
+            "name": names[seat["index"]],
+            "computer": seat.get("is_bot", False),
             "is_me": seat["is_me"],
             "side": seat["index"] % 2,
             "partner": me is not None and seat["index"] != me and seat["index"] % 2 == my_side,
@@ -390,7 +390,7 @@ def board_context(
         "can_end": "end" in view["legal"],
         "my_turn": me is not None and view["to_act"] == me,
         "to_act_name": names.get(view["to_act"], "") if view["to_act"] is not None else "",
-        "to_act_computer": any(s["is_bot"] and s["index"] == view["to_act"] for s in seats),
+        "to_act_computer": any(s.get("is_bot") and s["index"] == view["to_act"] for s in seats),
         "dealer_name": names.get(view["dealer"], ""),
         "events": events,
         "final": final,

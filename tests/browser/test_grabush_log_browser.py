@@ -30,7 +30,11 @@ def test_the_others_last_turns_are_on_the_board(live_server_url, new_page):
     expect(others.locator(".last-turn-label")).to_have_text(["Last turn:"] * 3)
     expect(page.locator("#my-area .hand .source").first).to_be_visible()
     heads = others.locator(".player-name").all_inner_texts()
-    assert [head.split(" ·")[0] for head in heads] == ["Ivan", "Elena", "Georgi"]  # seats 2-4
+    # Named short, with the computer mark and words for screen readers; the level only in the
+    # seats panel.
+    assert [head.split("\n")[0] for head in heads] == ["Ivan", "Elena", "Georgi"]  # seats 2-4
+    assert not any("computer," in head for head in heads)
+    expect(others.locator(".player-name .computer-mark")).to_have_count(3)
     assert "(opponent)" in heads[0] and "(partner)" in heads[1] and "(opponent)" in heads[2]
     turns = grabush.view(grabush.loads(Match.objects.get().state), 0)["last_turns"]
     for seat, box in zip((1, 2, 3), others.all(), strict=True):

@@ -13,7 +13,7 @@ from games.tables import quick
 from tests.factories import make_players
 
 from .steps import sign_up
-from .test_accessibility import check, logged_in
+from .test_accessibility import check, logged_in, serious_violations
 
 
 def test_play_now_on_the_home_page_lands_on_a_running_game_with_my_cards(live_server_url, new_page):
@@ -131,3 +131,36 @@ def test_a_first_play_now_is_a_fresh_match_and_joining_one_in_progress_is_a_choi
     expect(status).not_to_contain_text("computer, hard")
     expect(page.locator("#seats .seat-name", has_text="computer, hard")).to_have_count(3)
     check(page, live_server_url + mine.get_absolute_url(), "#table-status .computer-name")
+
+
+def test_a_quick_table_says_once_that_at_tables_you_open_you_choose_what_to_announce(
+    computers_wait, live_server_url, new_page
+):
+    from django.db.models import F
+
+    from games.engines import belote
+    from tests.engines.belote_helpers import calls, stack
+
+    from .test_announce_choice_browser import HANDS
+
+    (player,) = make_players(1)
+    table = quick.play_now(player, "belote").table
+    # Seat 1 holds a tierce and leads: at a quick table the first card announces it.
+    state = calls(belote.new_game(1, dealer=3, decks=[stack(3, HANDS)]), "H", *["pass"] * 3)
+    Match.objects.filter(table=table).update(
+        state=belote.dumps(state), version=F("version") + 1, last_seat=3, last_action="pass"
+    )
+    connections.close_all()
+    page = logged_in(new_page, player, live_server_url)
+    page.goto(live_server_url + table.get_absolute_url())
+    note = page.locator("#my-area [data-once='announce-choice']")
+    expect(page.locator("#my-area .playable[value='7H']")).to_be_visible()
+    expect(note).to_have_count(0)
+    page.locator("#my-area .playable[value='7H']").click()
+    expect(note).to_contain_text("At tables you open, you can choose what to announce.")
+    expect(note).to_be_visible()
+    assert not serious_violations(page)
+    # Said once: the next page has it in its HTML, and hides it.
+    page.reload()
+    expect(note).to_have_count(1)
+    expect(note).to_be_hidden()
