@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('auth', '0012_alter_user_first_name_max_length'),
-        ('games', '0005_daily'),
+        ('games', '0006_earlier_players'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
