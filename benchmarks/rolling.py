@@ -43,6 +43,11 @@ RESTART_GAP = 6.0
 #: The page's reconnection delays (the htmx ws extension's "full jitter": the n-th attempt
 #: waits a random time up to this many seconds times 2**n, n capped at 6).
 RECONNECT_SECONDS, RECONNECT_MOST_DOUBLINGS = 1.0, 6
+#: Attempts at each socket's first connection.
+CONNECT_ATTEMPTS = 30
+#: Sockets connecting at once before play: each handshake reads the session and renders the
+#: table, and a server that takes longer than its handshake timeout refuses it.
+CONNECT_CONCURRENCY = 10
 #: nginx's connections: each client socket holds one to the client and one to a server.
 PROXY_CONNECTIONS = 16_384
 
@@ -324,7 +329,7 @@ async def play(
 ) -> tuple[list[RollingTable], Tally, list[Restart], tuple[float, float]]:
     tally = Tally()
     rng = random.Random(seed)
-    gate = asyncio.Semaphore(load.CONNECT_CONCURRENCY)
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
     tables = []
     for seated in seatings:
         table = RollingTable(seated.code, tally, rng)
@@ -335,8 +340,15 @@ async def play(
         tables.append(table)
 
     async def connect(player: Player) -> None:
-        async with gate:
-            await player.open()
+        for attempt in range(CONNECT_ATTEMPTS):
+            async with gate:
+                try:
+                    await player.open()
+                    break
+                except Exception:
+                    if attempt == CONNECT_ATTEMPTS - 1:
+                        raise
+            await asyncio.sleep(rng.random())  # the connect storm: nginx may answer 502
         player.task = asyncio.get_running_loop().create_task(player.read())
 
     await asyncio.gather(*(connect(p) for t in tables for p in t.players))
