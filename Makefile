@@ -4,10 +4,11 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# Daphne's timeouts (README, "Running on several machines"): a request the application has not
-# answered within HTTP_TIMEOUT seconds gets a 503; a websocket has 5 s to finish its handshake; an
-# idle socket is pinged every 20 s and closed when a ping goes unanswered for 30 s; the
-# application of a closed connection has 10 s to finish.
+# Daphne's timeouts (README, "Running on several machines"; `python -m cardroom.server` is daphne
+# that stops gracefully, and deploy/systemd runs it with these): a request the application has
+# not answered within HTTP_TIMEOUT seconds gets a 503; a websocket has 5 s to finish its
+# handshake; an idle socket is pinged every 20 s and closed when a ping goes unanswered for 30 s;
+# on SIGTERM, or when a connection closes, the application has 10 s to finish.
 HTTP_TIMEOUT ?= 30
 DAPHNE_FLAGS ?= --http-timeout $(HTTP_TIMEOUT) --websocket_connect_timeout 5 \
 	--ping-interval 20 --ping-timeout 30 --application-close-timeout 10
@@ -35,7 +36,7 @@ run: $(VENV)/.installed
 	@echo "  Create an admin account with:  $(BIN)/python manage.py createsuperuser"
 	@echo "  (the Django admin is at http://$(HOST):$(PORT)/admin/)"
 	@echo ""
-	$(BIN)/daphne $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) cardroom.asgi:application
+	$(BIN)/python -m cardroom.server $(DAPHNE_FLAGS) -b $(HOST) -p $(PORT) cardroom.asgi:application
 
 # `make test` runs every test, on SQLite and the in-memory channel layer unless DATABASE_URL and
 # REDIS_URL name others; `make test-services` only those that reach the database, the channel

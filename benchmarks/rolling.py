@@ -43,6 +43,11 @@ RESTART_GAP = 6.0
 #: The page's reconnection delays (the htmx ws extension's "full jitter": the n-th attempt
 #: waits a random time up to this many seconds times 2**n, n capped at 6).
 RECONNECT_SECONDS, RECONNECT_MOST_DOUBLINGS = 1.0, 6
+#: Attempts at each socket's first connection.
+CONNECT_ATTEMPTS = 30
+#: Sockets connecting at once before play: each handshake reads the session and renders the
+#: table, and a server that takes longer than its handshake timeout refuses it.
+CONNECT_CONCURRENCY = 10
 #: nginx's connections: each client socket holds one to the client and one to a server.
 PROXY_CONNECTIONS = 16_384
 
@@ -126,8 +131,10 @@ class RollingTable:
         #: The move in flight: (version it leads to, when it was sent, its sender, who has it).
         self.pending: tuple[int, float, Player, set[int]] | None = None
         self.changed = asyncio.Event()
-        #: Moves whose update every player saw.
+        #: Moves whose update every player saw; moves sent; moves a restart dropped unread.
         self.applied = 0
+        self.sent = 0
+        self.dropped = 0
 
     def on_frame(self, player: Player, frame: str) -> None:
         found = load.VERSION_RE.search(frame)
@@ -150,6 +157,7 @@ class RollingTable:
             elif player is sender and player.fresh and full:
                 # Its socket closed before the move was read: the restart dropped it unread.
                 self.tally.dropped += 1
+                self.dropped += 1
                 self.pending = None
             elif player is sender and flash:
                 self.pending = None
@@ -213,6 +221,7 @@ class RollingTable:
             text = json.dumps({"op": "play", "action": action, "version": str(mover.version)})
             self.pending = (mover.version + 1, time.perf_counter(), mover, set())
             self.tally.sent += 1
+            self.sent += 1
             try:
                 await mover.socket.send(text)
             except Exception:  # closing under it: its fresh view will tell
@@ -274,7 +283,8 @@ def format_report(report: RollingReport) -> str:
         f"{report.tables} tables of four, a move every {report.pace:g} s for "
         f"{report.duration:g} s, through nginx in front of {report.servers} servers, each "
         "restarted in turn (SIGTERM, started again)",
-        f"moves sent {report.sent}, applied {report.applied}, dropped unread by a restart "
+        f"moves sent {report.sent}, seen applied by all four {report.applied}, dropped unread "
+        "by a restart "
         f"{report.dropped_unread} (made again); lost {report.lost}, applied twice "
         f"{report.doubled}, tables whose players disagree with the database "
         f"{report.unsettled_tables}",
@@ -324,7 +334,7 @@ async def play(
 ) -> tuple[list[RollingTable], Tally, list[Restart], tuple[float, float]]:
     tally = Tally()
     rng = random.Random(seed)
-    gate = asyncio.Semaphore(load.CONNECT_CONCURRENCY)
+    gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
     tables = []
     for seated in seatings:
         table = RollingTable(seated.code, tally, rng)
@@ -335,8 +345,15 @@ async def play(
         tables.append(table)
 
     async def connect(player: Player) -> None:
-        async with gate:
-            await player.open()
+        for attempt in range(CONNECT_ATTEMPTS):
+            async with gate:
+                try:
+                    await player.open()
+                    break
+                except Exception:
+                    if attempt == CONNECT_ATTEMPTS - 1:
+                        raise
+            await asyncio.sleep(rng.random())  # the connect storm: nginx may answer 502
         player.task = asyncio.get_running_loop().create_task(player.read())
 
     await asyncio.gather(*(connect(p) for t in tables for p in t.players))
@@ -413,7 +430,9 @@ def run(
     lost = doubled = unsettled = 0
     for table in played:
         made = after.get(table.code, 0) - before.get(table.code, 0)
-        doubled += max(0, made - table.applied)
+        # More moves than were sent and not dropped: one applied twice. Fewer than every
+        # player saw: one lost (a move that timed out may have been applied or not).
+        doubled += max(0, made - (table.sent - table.dropped))
         lost += max(0, table.applied - made)
         versions = {p.version for p in table.players}
         if versions != {shown[table.code]}:

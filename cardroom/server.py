@@ -5,7 +5,8 @@ be committed but never announced, and every page sees its socket drop. This serv
 stops listening (the proxy sends new connections to the other servers), asks each websocket
 application to finish the frames it has and close as a restart
 (:mod:`cardroom.restart`), waits for every application (requests in flight too) for at
-most ``--application-close-timeout`` seconds, and only then cancels what is left.
+most ``--application-close-timeout`` seconds, and only then cancels what is left (and stops
+:data:`CANCEL_SECONDS` later whatever it is still waiting for).
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ logger = logging.getLogger(__name__)
 #: How often the drain looks for sockets that opened since it began.
 DRAIN_POLL_SECONDS = 0.05
 CLOSING = (WebSocketProtocol.STATE_CLOSING, WebSocketProtocol.STATE_CLOSED)
+#: How long the applications still running at the close timeout have to end once cancelled.
+CANCEL_SECONDS = 3.0
 
 
 class DrainingServer(Server):
@@ -82,7 +85,12 @@ class DrainingServer(Server):
                 break
             await asyncio.sleep(DRAIN_POLL_SECONDS)
         logger.info("Closed %i websockets for a restart", len(told))
-        await super().kill_all_applications().asFuture(asyncio.get_running_loop())
+        cancelled = super().kill_all_applications().asFuture(asyncio.get_running_loop())
+        try:
+            await asyncio.wait_for(cancelled, CANCEL_SECONDS)
+        except TimeoutError:
+            # A cleanup that cannot finish (its database or Redis unreachable) stops nobody.
+            logger.warning("Stopping with applications still cleaning up")
 
 
 class ServerCommand(CommandLineInterface):

@@ -430,6 +430,10 @@ class TableConsumer(AuthenticatedConsumer):
         presence.closed(self.channel_name)
         await database_sync_to_async(presence.leave)(self.table_id, self.user.pk, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.leaving:
+            # A restart: the page reconnects to another server at once, and its join tells
+            # the table; a change now would only have every seat drawn twice.
+            return
         await notify.send(self.group, notify.table_changed())
         autoplay.kick(self.table_id)  # an absent player's turn may now run out
 

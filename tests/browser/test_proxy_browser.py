@@ -16,7 +16,8 @@ from games.models import Match, Move, Table
 from .conftest import ProxiedSite
 from .steps import SIMPLE_MOVE, next_deal_or_move, sign_up
 
-pytestmark = pytest.mark.services
+# Two servers and nginx start before each test: a busy machine takes a while.
+pytestmark = [pytest.mark.services, pytest.mark.timeout(300)]
 
 #: A hang guard only: each step ends as soon as its condition holds.
 DEADLINE = 300
