@@ -2,10 +2,50 @@
 // of a keyboard player on the body. Put it back where it was (the same button, when it is still
 // there), else on the first thing to play when it is the player's turn again; and when a
 // Grabush pick lights its targets, bring them into view (a phone shows only part of the board).
+// Bringing the focus into view never scrolls what the player reads first out of it: a deal's
+// result, the others' latest turns, the stocks, the centre, the trick. And when the match
+// starts, the invite link and sound fold away, so that the board starts near the top.
 (function () {
   "use strict";
   var PLAYABLE = "#my-area .playable, #my-area .call-button, #my-area .next-deal, #my-area button[value='end'], #board .source, #board .target";
+  // What the player reads before acting: shown with the focus when it lies above it. A deal's
+  // result is shown whole with its "Next deal".
+  var READ = ".gplayers.others, #stocks, #centre, #felt";
+  var WHOLE = "#my-area .deal-end";
+  var MARGIN = 8;
   var kept = null;
+  var menu = document.querySelector(".table-menu");
+  var board = document.getElementById("board");
+  var started = !!(board && board.children.length);
+  var shown = null;
+
+  // Scroll as little as brings the focused element into view with what is read before it;
+  // when both do not fit, what is read wins. Within a turn only a focus out of view moves the
+  // page (the player may have scrolled on purpose); a new turn or a deal's end shows both, and
+  // the player's hand.
+  function reveal(element, fresh) {
+    var box = element.getBoundingClientRect();
+    if (!fresh && box.top >= 0 && box.bottom <= window.innerHeight) return;
+    var top = box.top;
+    var bottom = box.bottom;
+    var mine = document.getElementById("my-area");
+    if (fresh && mine && mine.offsetHeight) bottom = Math.max(bottom, mine.getBoundingClientRect().bottom);
+    var around = element.closest(WHOLE);
+    if (around) {
+      var whole = around.getBoundingClientRect();
+      top = whole.top;
+      bottom = Math.max(bottom, whole.bottom);
+    } else {
+      document.querySelectorAll(READ).forEach(function (part) {
+        var rect = part.getBoundingClientRect();
+        if (rect.height && rect.top < top) top = rect.top;
+      });
+    }
+    var shift = 0;
+    if (bottom > window.innerHeight - MARGIN) shift = bottom - window.innerHeight + MARGIN;
+    if (top - shift < MARGIN) shift = top - MARGIN;
+    if (shift) window.scrollBy(0, shift);
+  }
 
   function describe(element) {
     if (!element || element === document.body || !element.closest(".table-live")) return null;
@@ -29,6 +69,15 @@
     return null;
   }
 
+  // Which moment the page shows: a turn of the player's (by the version at which it began,
+  // marked on #play-version), a deal's end, or null.
+  function moment() {
+    if (document.querySelector("#my-area .deal-end")) return "deal-end";
+    if (!document.querySelector("#table-status .your-turn")) return null;
+    var version = document.getElementById("play-version");
+    return "turn:" + (version ? version.dataset.turnBegan || "" : "");
+  }
+
   // A control that can take the focus: not disabled, and shown.
   function focusable(element) {
     return !!element && !element.disabled && element.getClientRects().length > 0;
@@ -39,9 +88,17 @@
   });
 
   document.addEventListener("htmx:wsAfterMessage", function () {
+    var now = moment();
+    var fresh = now !== null && now !== "turn:" && now !== shown;
+    if (now !== "turn:") shown = now; // "": the player's own move went on with the turn
+    board = document.getElementById("board");
+    if (!started && board && board.children.length) {
+      started = true;
+      if (menu) menu.open = false;
+    }
     var target = document.querySelector("#board .target");
     if (target && document.querySelector("#board .source.selected")) {
-      target.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      reveal(target, false);
     }
     if (!kept || (document.activeElement && document.activeElement !== document.body)) return;
     var again = find(kept);
@@ -50,8 +107,11 @@
       again = Array.prototype.find.call(document.querySelectorAll(PLAYABLE), focusable) || null;
     }
     if (again) {
-      again.focus({ preventScroll: false });
-      if (document.activeElement === again) kept = describe(again);
+      again.focus({ preventScroll: true });
+      if (document.activeElement === again) {
+        kept = describe(again);
+        reveal(again, fresh);
+      }
     }
   });
 })();

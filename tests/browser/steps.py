@@ -49,7 +49,12 @@ def words(language: str) -> Callable[[str], str]:
 
 
 def switch_language(page: Page, language: str) -> None:
-    """Pick ``language`` with the switcher in the page's header."""
+    """Pick ``language`` with the switcher in the page's header (on a phone, in its menu)."""
+    toggle = page.locator(".menu-toggle")
+    page.wait_for_load_state()  # the menu's script is wired
+    if toggle.is_visible() and toggle.get_attribute("aria-expanded") != "true":
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-expanded", "true")
     page.locator(f".language-switch button[value='{language}']").click()
     expect(page.locator("html")).to_have_attribute("lang", language)
 

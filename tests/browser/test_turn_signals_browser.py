@@ -132,6 +132,7 @@ def test_no_countdown_without_a_turn_timer_and_the_sound_is_remembered(live_serv
     expect(page.locator("#announcer")).to_contain_text("Your turn.")
     assert page.evaluate("window.audioUse") == {"contexts": 0, "tones": 0}  # off: no audio
 
+    page.get_by_text("Invite link and sound").click()  # folded when the match started
     sound.check()  # a sample tone, and the gesture that lets the later ones play
     assert page.evaluate("localStorage.getItem('cardroom.turnSound')") == "on"
     assert page.evaluate("window.audioUse.tones") == 1
