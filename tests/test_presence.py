@@ -110,3 +110,17 @@ def test_a_presence_whose_socket_closed_without_its_cleanup_is_forgotten(setting
     assert presence.tick({}) == {table.pk}
     assert list(Presence.objects.values_list("channel_name", flat=True)) == ["fresh!2"]
     assert MatchPlayer.objects.get(match=match, seat=2).away_since is not None
+
+
+def test_only_an_arrival_changes_the_tables_view_of_a_player():
+    owner, friend, table = two_player_table()
+    match = start_with_dealer(table, owner, dealer=3)
+    assert presence.arrive(table.code, friend, "first!1") == (table.pk, True)
+    # A second tab, or the page back from a server's restart (whose row stays until that
+    # process is swept): the others' dots do not change, so their tables are not redrawn.
+    assert presence.arrive(table.code, friend, "second!2") == (table.pk, False)
+    presence.leave(table.pk, friend.pk, "first!1")
+    presence.leave(table.pk, friend.pk, "second!2")
+    assert MatchPlayer.objects.get(match=match, seat=2).away_since is not None
+    assert presence.arrive(table.code, friend, "back!3") == (table.pk, True)
+    assert MatchPlayer.objects.get(match=match, seat=2).away_since is None

@@ -405,7 +405,7 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.table_id = await database_sync_to_async(presence.join)(
+        self.table_id, arrived = await database_sync_to_async(presence.arrive)(
             code, self.user, self.channel_name
         )
         if self.table_id is None:
@@ -420,20 +420,24 @@ class TableConsumer(AuthenticatedConsumer):
         await self.send_frame(full=True)
         for table_id in await database_sync_to_async(extensions.tables_to_wake)(self.table_id):
             autoplay.kick(table_id)  # nobody connects to them
-        # Everyone's presence dots change; a pending computer move resumes (e.g. after a
-        # server restart) through the table-changed handler.
-        await notify.send(self.group, notify.table_changed())
+        if arrived:
+            # Everyone's presence dots change; a pending computer move resumes (e.g. after a
+            # server restart) through the table-changed handler.
+            await notify.send(self.group, notify.table_changed())
+        else:
+            autoplay.kick(self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if self.table_id is None:
             return
         presence.closed(self.channel_name)
+        if self.leaving:
+            # A restart: the page reconnects to another server at once. Its presence stays
+            # until this process is swept as gone, so nobody is shown away and back.
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            return
         await database_sync_to_async(presence.leave)(self.table_id, self.user.pk, self.channel_name)
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.leaving:
-            # A restart: the page reconnects to another server at once, and its join tells
-            # the table; a change now would only have every seat drawn twice.
-            return
         await notify.send(self.group, notify.table_changed())
         autoplay.kick(self.table_id)  # an absent player's turn may now run out
 

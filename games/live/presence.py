@@ -87,19 +87,26 @@ def _beat() -> bool:
 def join(code: str, user: AbstractBaseUser, channel_name: str) -> int | None:
     """Record a connection to the table with invite ``code``; returns its id (None: no table,
     or an event's table the user may not watch yet)."""
+    return arrive(code, user, channel_name)[0]
+
+
+def arrive(code: str, user: AbstractBaseUser, channel_name: str) -> tuple[int | None, bool]:
+    """:func:`join`, and whether the table's view of the user changed (they were not there
+    or were away): a second tab, or a page back from a server's restart, changes nothing."""
     table = Table.objects.select_related("club").filter(code=code).first()
     if table is None or not access.may_open(table, user):
-        return None
+        return None, False
     _beat()
     with transaction.atomic():
+        here = Presence.objects.live().filter(table=table, user=user).exists()
         # A channel name is unique while its socket lives; a row left by a socket whose
         # disconnect was never processed is simply taken over.
         Presence.objects.update_or_create(
             channel_name=channel_name,
             defaults={"table": table, "user": user, "server_id": server_name()},
         )
-        _running_seats(table.pk, user.pk).update(away_since=None)
-    return table.pk
+        back = _running_seats(table.pk, user.pk).exclude(away_since=None).update(away_since=None)
+    return table.pk, not here or bool(back)
 
 
 def leave(table_id: int, user_id: int, channel_name: str) -> None:
