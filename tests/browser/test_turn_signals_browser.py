@@ -15,7 +15,7 @@ from playwright.sync_api import Page, expect
 
 from games.models import Match, MatchPlayer
 
-from .steps import sign_up
+from .steps import settled, sign_up
 
 TITLE = "Belote · Cardroom"
 YOUR_TURN = re.compile(r"^\(Your turn\) Belote · Cardroom$")
@@ -83,6 +83,9 @@ def test_the_countdown_and_the_title_go_with_the_seat_on_turn(live_server_url, n
     guest.goto(host.get_by_label("Invite link").input_value())
     expect(guest.locator("#connection")).to_have_text("Connected")
     guest.get_by_role("button", name="Sit in seat 2").click()
+    # The host's page has the guest seated (and its controls wired) before the host acts on it.
+    expect(host.locator("#seats")).to_contain_text("guesta")
+    settled(host.locator("#seats"))
     host.get_by_role("button", name="Fill empty seats with computers").click()
     host.get_by_role("button", name="Start the match").click()
     names = {id(host): "hosta", id(guest): "guesta"}
