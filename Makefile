@@ -11,7 +11,7 @@ PORT ?= 8000
 # on SIGTERM, or when a connection closes, the application has 10 s to finish.
 HTTP_TIMEOUT ?= 30
 DAPHNE_FLAGS ?= --http-timeout $(HTTP_TIMEOUT) --websocket_connect_timeout 5 \
-	--ping-interval 20 --ping-timeout 30 --application-close-timeout 10
+	--ping-interval 20 --ping-timeout 30 --application-close-timeout 30
 # Development defaults for `make run`; production sets its own environment.
 export DEBUG ?= 1
 

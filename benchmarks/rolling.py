@@ -18,12 +18,14 @@ import contextlib
 import json
 import os
 import random
+import re
 import subprocess
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from django.core.management import call_command
 from django.db.models import Count
@@ -48,6 +50,9 @@ CONNECT_ATTEMPTS = 30
 #: Sockets connecting at once before play: each handshake reads the session and renders the
 #: table, and a server that takes longer than its handshake timeout refuses it.
 CONNECT_CONCURRENCY = 10
+TOKEN_RE = re.compile(r'id="page-token" hidden data-token="([^"]*)"')
+#: The share of their pace's moves the tables must send over the restarts.
+KEPT_MOVING = 0.75
 #: nginx's connections: each client socket holds one to the client and one to a server.
 PROXY_CONNECTIONS = 16_384
 
@@ -62,6 +67,8 @@ class Tally:
     errors: dict[str, int] = field(default_factory=dict)
     closes: dict[str, int] = field(default_factory=dict)
     reconnects: int = 0
+    #: Seconds from each socket's close to the first frame on its new socket.
+    back: list[float] = field(default_factory=list)
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -82,10 +89,14 @@ class Player:
         self.fresh = False
         #: Whether the socket is open (the page sends nothing while it reconnects).
         self.connected = False
+        self.closed_at = 0.0
+        self.token = ""
         self.task: asyncio.Task | None = None
 
     async def open(self) -> None:
-        self.socket = await load.open_socket(self.url, self.cookie)
+        # As the page does (static/js/reconnect.js): the socket names what the page shows.
+        url = f"{self.url}?token={quote(self.token)}" if self.token else self.url
+        self.socket = await load.open_socket(url, self.cookie)
         self.connected = True
 
     async def read(self) -> None:
@@ -99,6 +110,7 @@ class Player:
             except Exception:
                 code = getattr(self.socket, "close_code", None)
             self.connected = False
+            self.closed_at = time.perf_counter()
             if self.table.closing:
                 return
             key = str(code)
@@ -140,12 +152,17 @@ class RollingTable:
         found = load.VERSION_RE.search(frame)
         if found:
             player.version = int(found.group(1))
+        token = TOKEN_RE.search(frame)
+        if token:
+            player.token = token.group(1)
         if 'id="my-area"' in frame:
             player.actions = load.ACTION_RE.findall(frame)
         flash = load.FLASH_RE.search(frame)
         if flash:
             self.tally.error(f"refused: {flash.group(1).strip()[:60]}")
         full = 'id="connection"' in frame
+        if full and player.fresh:
+            self.tally.back.append(time.perf_counter() - player.closed_at)
         if self.pending is not None:
             target, sent, sender, have = self.pending
             if player.version >= target:
@@ -257,7 +274,13 @@ class RollingReport:
     max_ms: float | None
     restart_p95_ms: float | None
     restart_max_ms: float | None
+    #: p50 and p95 of the moves sent before the first stop (ms): the load without restarts.
+    before_ms: tuple[float | None, float | None]
     restart_moves: int
+    #: The moves the tables would have sent over the restarts at their pace.
+    restart_pace_moves: int
+    #: Seconds from a socket's close to its page's fresh frame: p50, p95, max.
+    back_s: tuple[float | None, float | None, float | None]
     restarts: list[Restart]
     reconnects: int
     closes: dict[str, int]
@@ -271,6 +294,9 @@ class RollingReport:
             and not self.unsettled_tables
             and self.restart_p95_ms is not None
             and self.restart_p95_ms < 1000
+            # Every table kept moving: none waited a whole move timeout for its players.
+            and not self.errors.get("timeout")
+            and self.restart_moves >= KEPT_MOVING * self.restart_pace_moves
             and all(r.exit_code == 0 for r in self.restarts)
         )
 
@@ -290,8 +316,13 @@ def format_report(report: RollingReport) -> str:
         f"{report.unsettled_tables}",
         f"latency over the window: p50 {report.p50_ms} ms, p95 {report.p95_ms} ms, "
         f"p99 {report.p99_ms} ms, max {report.max_ms} ms",
-        f"moves sent during the restarts: {report.restart_moves}, p95 {report.restart_p95_ms} "
-        f"ms, max {report.restart_max_ms} ms",
+        f"before the restarts: p50 {report.before_ms[0]} ms, p95 {report.before_ms[1]} ms",
+        f"moves sent during the restarts: {report.restart_moves} (at the tables' pace "
+        f"{report.restart_pace_moves}), p95 {report.restart_p95_ms} ms, max "
+        f"{report.restart_max_ms} ms",
+        "a page back after its socket closed: p50 {}, p95 {}, max {} s".format(
+            *(None if x is None else round(x, 2) for x in report.back_s)
+        ),
         f"reconnects {report.reconnects}, close codes {report.closes}",
     ]
     for r in report.restarts:
@@ -439,6 +470,7 @@ def run(
             unsettled += 1
     latencies = [latency for _, latency in tally.latencies]
     during = [latency for sent, latency in tally.latencies if window[0] <= sent <= window[1]]
+    before = [latency for sent, latency in tally.latencies if sent < window[0]]
     load.close_seatings(seatings)
     return RollingReport(
         tables=tables,
@@ -457,7 +489,14 @@ def run(
         max_ms=load.ms(max(latencies, default=None)),
         restart_p95_ms=load.ms(percentile(during, 0.95)),
         restart_max_ms=load.ms(max(during, default=None)),
+        before_ms=(load.ms(percentile(before, 0.50)), load.ms(percentile(before, 0.95))),
         restart_moves=len(during),
+        restart_pace_moves=int(tables * (window[1] - window[0]) / pace),
+        back_s=(
+            percentile(tally.back, 0.50),
+            percentile(tally.back, 0.95),
+            max(tally.back, default=None),
+        ),
         restarts=restarts,
         reconnects=tally.reconnects,
         closes=tally.closes,

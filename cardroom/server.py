@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import time
 
 from daphne.cli import CommandLineInterface
@@ -26,6 +27,9 @@ logger = logging.getLogger(__name__)
 #: How often the drain looks for sockets that opened since it began.
 DRAIN_POLL_SECONDS = 0.05
 CLOSING = (WebSocketProtocol.STATE_CLOSING, WebSocketProtocol.STATE_CLOSED)
+#: Sockets closed a second while stopping (``DRAIN_SOCKETS_PER_SECOND``): a server takes
+#: about this many reconnecting pages a second beside its own play.
+DRAIN_SOCKETS_PER_SECOND = float(os.environ.get("DRAIN_SOCKETS_PER_SECOND", "50"))
 #: How long the applications still running at the close timeout have to end once cancelled.
 CANCEL_SECONDS = 3.0
 
@@ -66,9 +70,12 @@ class DrainingServer(Server):
         for port in self.ports:
             port.stopListening()
         told: set[WebSocketProtocol] = set()
-        deadline = time.monotonic() + self.application_close_timeout
+        began = time.monotonic()
+        deadline = began + self.application_close_timeout
         while time.monotonic() < deadline:
             running = False
+            # A few at a time: the other servers take every page that reconnects.
+            allowed = DRAIN_SOCKETS_PER_SECOND * (time.monotonic() - began + DRAIN_POLL_SECONDS)
             for protocol, details in list(self.connections.items()):
                 instance = details.get("application_instance")
                 if instance is None or instance.done():
@@ -78,6 +85,7 @@ class DrainingServer(Server):
                     isinstance(protocol, WebSocketProtocol)
                     and protocol not in told
                     and protocol.state == protocol.STATE_OPEN
+                    and len(told) < allowed
                 ):
                     told.add(protocol)
                     protocol.application_queue.put_nowait({"type": SHUTDOWN})

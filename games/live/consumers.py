@@ -18,6 +18,7 @@ import time
 from bisect import bisect_left
 from collections.abc import Iterable
 from typing import TypedDict
+from urllib.parse import parse_qs
 
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
@@ -36,10 +37,10 @@ from ..models import ChatMessage, Table
 from ..people import online
 from ..refusals import Refusal
 from ..tables import chat, extensions, matches, play, rows, seating
-from . import autoplay, lobby_feed, moves, notify, presence, push
+from . import autoplay, database, lobby_feed, moves, notify, presence, push, snapshots
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
-from .frames import recent_chat, render_flash, render_frame, render_notice
+from .frames import recent_chat, render_flash, render_frame, render_notice, render_reconnected
 from .messages import (
     ChatLine,
     ChatNotice,
@@ -405,8 +406,8 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.table_id, arrived = await database_sync_to_async(presence.arrive)(
-            code, self.user, self.channel_name
+        self.table_id, arrived = await database.run_arrival(
+            presence.arrive, code, self.user, self.channel_name
         )
         if self.table_id is None:
             await self.send(text_data=render_flash(_("There is no table at this address.")))
@@ -417,8 +418,9 @@ class TableConsumer(AuthenticatedConsumer):
         self.group = notify.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
-        await self.send_frame(full=True)
-        for table_id in await database_sync_to_async(extensions.tables_to_wake)(self.table_id):
+        frame, to_wake = await database.run_arrival(self._first_frame)
+        await self.send(text_data=frame)
+        for table_id in to_wake:
             autoplay.kick(table_id)  # nobody connects to them
         if arrived:
             # Everyone's presence dots change; a pending computer move resumes (e.g. after a
@@ -426,6 +428,18 @@ class TableConsumer(AuthenticatedConsumer):
             await notify.send(self.group, notify.table_changed())
         else:
             autoplay.kick(self.table_id)
+
+    def _first_frame(self) -> tuple[str, list[int]]:
+        """The full current view, and the tables this connection wakes; only the connection
+        line and the chat for a page that shows the table as it is (its token, sent back)."""
+        to_wake = extensions.tables_to_wake(self.table_id)
+        held = parse_qs(self.scope.get("query_string", b"").decode()).get("token", [""])[0]
+        if held and held == snapshots.current_token(self.table_id):
+            table = Table.objects.get(pk=self.table_id)
+            return render_reconnected(table), to_wake
+        frame = self._frame("", True, None, True)
+        assert frame is not None  # a full frame is always rendered
+        return frame, to_wake
 
     async def disconnect(self, code: int) -> None:
         if self.table_id is None:

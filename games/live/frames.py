@@ -194,6 +194,8 @@ def table_context(
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
     me = snapshot.seat_of.get(user_id)
     context["my_claim_note"] = ""
+    # A Grabush pick is this connection's alone: a page showing one reconnects as new.
+    context["page_token"] = "" if selected else snapshot.token
     if me is not None and any(r["index"] == me and r["claim_note"] for r in context["seats"]):
         # Until the next deal they watch, as a spectator does.
         context["my_claim_note"], me = get_game(table.game).claim_note(me + 1), None
@@ -301,6 +303,8 @@ STATUS = Region(
     ),
     recurring=True,
 )
+#: What the page shows, as a token its reconnection sends back (``snapshots.token_of``).
+PAGE_TOKEN = Region("games/partials/page_token.html", uses=("page_token",))
 SEATS = Region(
     "games/partials/seats.html",
     uses=(
@@ -375,7 +379,7 @@ def render_frame(
         parts = [render_to_string("games/partials/frame_start.html", context)]
     else:
         parts = [render_changed((FLASH,), context, None)]  # always sent: it clears old notices
-    parts.append(render_changed((STATUS, SEATS, FAIR_DEALS), context, shown))
+    parts.append(render_changed((STATUS, SEATS, FAIR_DEALS, PAGE_TOKEN), context, shown))
     match = context["match"]
     if match is not None:
         regions = get_game(match.game).presenter.REGIONS
@@ -391,6 +395,14 @@ def render_frame(
             render_to_string("games/partials/chat_log.html", {"chat_lines": recent_chat(table)})
         )
     return "".join(parts)
+
+
+def render_reconnected(table: Table) -> str:
+    """The first frame of a page that shows the table as it is: the connection line, no
+    notice, and the chat it may have missed."""
+    return render_to_string("games/partials/frame_start.html", {"flash": ""}) + render_to_string(
+        "games/partials/chat_log.html", {"chat_lines": recent_chat(table)}
+    )
 
 
 def render_flash(message: str) -> str:

@@ -101,9 +101,11 @@ def arrive(code: str, user: AbstractBaseUser, channel_name: str) -> tuple[int | 
         here = Presence.objects.live().filter(table=table, user=user).exists()
         # A channel name is unique while its socket lives; a row left by a socket whose
         # disconnect was never processed is simply taken over.
-        Presence.objects.update_or_create(
-            channel_name=channel_name,
-            defaults={"table": table, "user": user, "server_id": server_name()},
+        Presence.objects.bulk_create(
+            [Presence(channel_name=channel_name, table=table, user=user, server_id=server_name())],
+            update_conflicts=True,
+            unique_fields=["channel_name"],
+            update_fields=["table", "user", "server"],
         )
         back = _running_seats(table.pk, user.pk).exclude(away_since=None).update(away_since=None)
     return table.pk, not here or bool(back)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import json
 import threading
 from collections import OrderedDict
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TypedDict
 
-from django.db.models import F
+from django.db.models import F, OuterRef, Subquery
 
 from ..catalog import get_game
 from ..engines.contract import GameState
@@ -99,6 +100,39 @@ class TableSnapshot:
             match.pk if match else None,
             match.version if match else None,
         )
+
+    @functools.cached_property
+    def token(self) -> str:
+        """:attr:`key` as a page holds it (:func:`current_token`)."""
+        return token_of(self.key)
+
+
+def token_of(key: tuple) -> str:
+    """A snapshot's key as a short string: what a page built from it shows, so that a page
+    that reconnects with the token of the table as it is now needs no new render."""
+    revision, online, match_pk, version = key
+    people = ",".join(map(str, sorted(online))).encode()
+    return f"{revision}.{match_pk}.{version}.{hashlib.blake2s(people, digest_size=6).hexdigest()}"
+
+
+def current_token(table_id: int) -> str | None:
+    """The :attr:`TableSnapshot.token` a read of the table now would have, in two queries
+    (None for an unknown table)."""
+    latest = Match.objects.filter(table_id=OuterRef("pk")).order_by("-number")
+    row = (
+        Table.objects.filter(pk=table_id)
+        .annotate(
+            match_pk=Subquery(latest.values("pk")[:1]),
+            match_version=Subquery(latest.values("version")[:1]),
+        )
+        .values_list("revision", "match_pk", "match_version")
+        .first()
+    )
+    if row is None:
+        return None
+    revision, match_pk, version = row
+    online = Presence.objects.live().filter(table_id=table_id).values_list("user_id", flat=True)
+    return token_of((revision, frozenset(online), match_pk, version))
 
 
 def load_snapshot(table_id: int) -> TableSnapshot:

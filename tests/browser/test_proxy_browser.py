@@ -75,6 +75,8 @@ def test_a_server_stopped_under_a_table_is_a_restart_nobody_notices(
 ):
     base = proxied_site.url
     page = new_page(expected=("WebSocket",))  # the browser reports the socket's close
+    sockets: list[str] = []
+    page.on("websocket", lambda socket: sockets.append(socket.url))
     sign_up(page, base, "steady")
     page.get_by_role("button", name="Play Belote now").click()
     expect(page.locator("#connection")).to_have_text("Connected")
@@ -112,6 +114,8 @@ def test_a_server_stopped_under_a_table_is_a_restart_nobody_notices(
     said = page.evaluate("window.said")
     assert LOST in said and said[-1] == "Connected", said
     assert page.evaluate("window.closes") == [1012]  # a restart: the page reconnects
+    # It reconnected naming what it showed (a page showing the table as it is needs no render).
+    assert "/ws/table/" in sockets[-1] and "?token=" in sockets[-1], sockets
     assert page.evaluate("window.sameDocument") is True
     # The move was committed before the socket closed, or dropped unread: never half-done.
     mine = Move.objects.filter(match__table=table, user__username="steady")
