@@ -27,6 +27,7 @@ benchmarks (never timed tests).
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from collections.abc import Callable
@@ -39,6 +40,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from benchmarks import (
     arena,
     belote_bots,
+    belote_levels,
     connections,
     daily,
     grabush_bots,
@@ -133,6 +135,11 @@ class Command(BaseCommand):
             "e.g. hard=100,expert=100",
         )
         parser.add_argument(
+            "--arena-partner",
+            help="bots: whole matches in the arena's partner mode, the level on one seat beside "
+            "a 2001 partner, e.g. hard=100",
+        )
+        parser.add_argument(
             "--arena-deals",
             help="bots: duplicate deal pairs against the 2001 program's AI, e.g. hard=1000",
         )
@@ -196,7 +203,8 @@ class Command(BaseCommand):
 
     def bench_bots(self, options: dict[str, Any]) -> dict[str, Any]:
         """Whole matches (every pairing by default), Grabush games and manners; or, with
-        ``--deal-pairs`` or ``--arena``, those (and whole matches only for ``--pairs``)."""
+        ``--deal-pairs``, ``--arena``, ``--arena-partner`` or ``--arena-deals``, those and a
+        summary a level (and whole matches only for ``--pairs``)."""
         result: dict[str, Any] = {}
         if options["deal_pairs"]:
             by_deals = belote_bots.duplicate_deals(
@@ -209,8 +217,18 @@ class Command(BaseCommand):
             self.stdout.write(belote_bots.format_duplicate(by_deals))
         if options["arena"]:
             result["arena"] = self.bench_arena(options)
+        if options["arena_partner"]:
+            result["arena_partner"] = self.arena_runs(
+                options,
+                options["arena_partner"],
+                100,
+                functools.partial(arena.run, partner=True),
+                arena.format_result,
+            )
         if options["arena_deals"]:
             result["arena_deals"] = self.bench_arena_deals(options)
+        if result:
+            self.stdout.write(belote_levels.format_levels(belote_levels.figures(result)))
         if result and options["pairs"] is None:
             return result
         result["belote"] = belote_bots.bench_belote(
