@@ -115,11 +115,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--main", required=True, help="the project's checkout")
     parser.add_argument("--player", required=True, help="a player of benchmarks.belote_bots")
     parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="the first deal pair's number")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=0.3)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    tasks = [(args.player, i, args.budget, args.seed) for i in range(args.pairs)]
+    first = args.first
+    tasks = [(args.player, i, args.budget, args.seed) for i in range(first, first + args.pairs)]
     context = multiprocessing.get_context("spawn")
     with context.Pool(args.workers, start_worker, (args.harness, args.main)) as pool:
         for outcome in pool.imap_unordered(deal_pair, tasks):
