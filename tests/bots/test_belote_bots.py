@@ -568,7 +568,8 @@ def test_hard_does_not_ruff_its_partners_sure_winner_with_a_high_trump() -> None
         2: ["AC", "JH", "AH", "TH", "KC", "QC", "8H", "AS"],
         3: ["7C", "8C", "QH", "KH", "TD", "JD", "TS", "JS"],
     }
-    state = belote.new_game(1, dealer=1, decks=[belote_helpers.stack(1, [hands[s] for s in range(4)])])
+    deck = belote_helpers.stack(1, [hands[seat] for seat in range(4)])
+    state = belote.new_game(1, dealer=1, decks=[deck])
     # Seat 2 bids hearts and leads the A♣; seat 3 follows; seat 0, void in clubs, may discard.
     state = play(state, "H", "pass", "pass", "pass", "AC", "7C")
     v = me(state)
