@@ -6,7 +6,10 @@ benchmarks (never timed tests).
   its bidding and its card play apart, hard, normal, easy), decision times and manners per
   1,000 decisions and per 1,000 positions where a fault is possible
   (``benchmarks.belote_bots``); Grabush win rates between levels with 2 and
-  with 4 players (``benchmarks.grabush_bots``).
+  with 4 players (``benchmarks.grabush_bots``). With ``--deal-pairs``, ``--arena``,
+  ``--arena-partner`` or ``--arena-deals``: duplicate deals, matches against the 2001 program's
+  AI (alone, or one seat beside a 2001 partner), and a summary a level with the audit of its
+  duplicate deals (``benchmarks.belote_audit``: donations, bid readability, redoubles).
 - ``review``: a whole Belote deal's review on one core, over ``--deals`` deals
   (``benchmarks.review``).
 - ``lobby``: a player's move round trip while many lobby sockets watch and one socket floods
