@@ -695,6 +695,9 @@ FIT_TRIES = 50
 #: Written points a deal by which a double or redouble must beat hard's best bid or pass on
 #: sampled deals: doubled deals swing widely, and a person reads a double as a strong hand.
 DOUBLE_MARGIN = 2.0
+#: How far below normal's doubling threshold (:data:`CONTRA_THRESHOLD`) the hand of a player
+#: who doubled may be valued on hard's sampled deals: a double says the doubler defends well.
+DOUBLER_BELOW = 3.0
 DOUBLES = ("contra", "recontra")
 
 
@@ -744,25 +747,40 @@ def stacked_state(view: View, first: Sequence[int], last: Sequence[int]) -> engi
 
 def auction_deal(view: View, rng: random.Random) -> tuple[list[int], list[int]] | None:
     """The other players' five cards and everyone's last three, at random, each player who bid
-    a suit holding its jack or nine (as normal bids); None if no such deal turned up."""
+    a suit holding its jack or nine (as normal bids) and each who doubled a hand that defends
+    nearly as normal doubles (:data:`DOUBLER_BELOW`), unless no such deal turns up; None if
+    none fits the suit bids."""
     me = view["seat"]
     hand = mask(view["hand"])
     suits: dict[int, set[int]] = {}
+    doubled: dict[int, int] = {}
+    standing = -1
     for seat, call in view["auction"]:
-        if seat != me and call in CONTRACT_INDEX and CONTRACT_INDEX[call] < NT:
+        if call in CONTRACT_INDEX:
+            standing = CONTRACT_INDEX[call]
+        if seat == me:
+            continue
+        if call == "contra":
+            doubled[seat] = standing
+        elif call in CONTRACT_INDEX and CONTRACT_INDEX[call] < NT:
             suits.setdefault(seat, set()).add(CONTRACT_INDEX[call])
     others = [p for p in range(4) if p != me]
     unseen = bits(ALL & ~hand)
-    for _ in range(FIT_TRIES):
-        rng.shuffle(unseen)
-        first = [0, 0, 0, 0]
-        first[me] = hand
-        for i, seat in enumerate(others):
-            first[seat] = sum(1 << c for c in unseen[5 * i : 5 * i + 5])
-        if all(holds_jack_or_nine(first[p], suit) for p in suits for suit in suits[p]):
-            rest = unseen[15:]
-            last = [sum(1 << c for c in rest[3 * i : 3 * i + 3]) for i in range(4)]
-            return first, last
+    # A double the cards cannot explain by defence (one made on the score) says nothing.
+    for read in (doubled, {}) if doubled else (doubled,):
+        for _ in range(FIT_TRIES):
+            rng.shuffle(unseen)
+            first = [0, 0, 0, 0]
+            first[me] = hand
+            for i, seat in enumerate(others):
+                first[seat] = sum(1 << c for c in unseen[5 * i : 5 * i + 5])
+            if all(holds_jack_or_nine(first[p], s) for p in suits for s in suits[p]) and all(
+                _defence_value(first[p], ct) >= CONTRA_THRESHOLD[ct] - DOUBLER_BELOW
+                for p, ct in read.items()
+            ):
+                rest = unseen[15:]
+                last = [sum(1 << c for c in rest[3 * i : 3 * i + 3]) for i in range(4)]
+                return first, last
     return None
 
 

@@ -525,7 +525,7 @@ def contra_on_our_hearts(hand: Sequence[str]) -> dict:
 def test_hard_redoubles_only_when_its_sampled_deals_say_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "AC"])
+    strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "QH"])
     assert bots.choose_call(strong) == "recontra"  # normal's fixed rule redoubles
     tried = calls_worth(monkeypatch, {"recontra": bots.DOUBLE_MARGIN})
     assert bots.choose_hard_call(strong, random.Random(0), 0.05, samples=8) == "pass"
@@ -576,3 +576,15 @@ def test_hard_does_not_ruff_its_partners_sure_winner_with_a_high_trump() -> None
     assert v["seat"] == 0 and "9H" in v["legal"] and "7D" in v["legal"]
     for seed in range(3):
         assert choose("hard", v, seed) != "9H"
+
+
+def test_hard_deals_a_doubler_a_hand_that_defends_when_the_cards_allow_it() -> None:
+    hearts = belote_cards.CONTRACT_INDEX["H"]
+    weak = contra_on_our_hearts(["7C", "8C", "7D", "8D", "7S"])
+    for seed in range(20):
+        first, _last = bots.auction_deal(weak, random.Random(seed))
+        floor = bots.CONTRA_THRESHOLD[hearts] - bots.DOUBLER_BELOW
+        assert bots._defence_value(first[3], hearts) >= floor
+    # Holding every heart of value leaves the doubler none: the double is read as no sign.
+    strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "QH"])
+    assert bots.auction_deal(strong, random.Random(0)) is not None
