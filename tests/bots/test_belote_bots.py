@@ -581,10 +581,13 @@ def test_hard_does_not_ruff_its_partners_sure_winner_with_a_high_trump() -> None
 def test_hard_deals_a_doubler_a_hand_that_defends_when_the_cards_allow_it() -> None:
     hearts = belote_cards.CONTRACT_INDEX["H"]
     weak = contra_on_our_hearts(["7C", "8C", "7D", "8D", "7S"])
-    for seed in range(20):
+    floor = bots.CONTRA_THRESHOLD[hearts] - bots.DOUBLER_BELOW
+    defending = 0
+    for seed in range(40):
         first, _last = bots.auction_deal(weak, random.Random(seed))
-        floor = bots.CONTRA_THRESHOLD[hearts] - bots.DOUBLER_BELOW
-        assert bots._defence_value(first[3], hearts) >= floor
+        defending += bots._defence_value(first[3], hearts) >= floor
+    # One random hand in ten defends so well; the doubler's does unless the tries run out.
+    assert defending >= 30
     # Holding every heart of value leaves the doubler none: the double is read as no sign.
     strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "QH"])
     assert bots.auction_deal(strong, random.Random(0)) is not None
