@@ -745,11 +745,13 @@ def stacked_state(view: View, first: Sequence[int], last: Sequence[int]) -> engi
     return state
 
 
-def auction_deal(view: View, rng: random.Random) -> tuple[list[int], list[int]] | None:
+def auction_deal(
+    view: View, rng: random.Random, strict: bool = False
+) -> tuple[list[int], list[int]] | None:
     """The other players' five cards and everyone's last three, at random, each player who bid
     a suit holding its jack or nine (as normal bids) and each who doubled a hand that defends
-    nearly as normal doubles (:data:`DOUBLER_BELOW`), unless no such deal turns up; None if
-    none fits the suit bids."""
+    nearly as normal doubles (:data:`DOUBLER_BELOW`), unless no such deal turns up (``strict``:
+    then None); None if none fits the suit bids."""
     me = view["seat"]
     hand = mask(view["hand"])
     suits: dict[int, set[int]] = {}
@@ -767,7 +769,7 @@ def auction_deal(view: View, rng: random.Random) -> tuple[list[int], list[int]] 
     others = [p for p in range(4) if p != me]
     unseen = bits(ALL & ~hand)
     # A double the cards cannot explain by defence (one made on the score) says nothing.
-    for read in (doubled, {}) if doubled else (doubled,):
+    for read in (doubled, {}) if doubled and not strict else (doubled,):
         for _ in range(FIT_TRIES):
             rng.shuffle(unseen)
             first = [0, 0, 0, 0]
@@ -808,12 +810,13 @@ def choose_hard_call(
     writes clearly more on sampled deals.
 
     The candidates are pass, normal's call when natural, the natural contracts within
-    :data:`TRY_BELOW` of normal's threshold, and a double or redouble when normal would call
-    it or (a redouble) whenever it is allowed. Each sampled deal (:func:`auction_deal`) plays
-    every candidate out (:func:`play_out`); sampling stops as :func:`choose_hard` does, or
-    after ``samples`` deals. The usual call is normal's if natural and no double, else pass;
-    another bid replaces it only when its mean is more than :data:`NEAR_TIE` above, and a
-    double or redouble only when it is more than :data:`DOUBLE_MARGIN` above the bid so chosen.
+    :data:`TRY_BELOW` of normal's threshold, a double when normal would double, and a redouble
+    whenever one is allowed and the doubler can hold a defending hand. Each sampled deal
+    (:func:`auction_deal`) plays every candidate out (:func:`play_out`); sampling stops as
+    :func:`choose_hard` does, or after ``samples`` deals. The usual call is normal's if
+    natural and no double, else pass; another bid replaces it only when its mean is more than
+    :data:`NEAR_TIE` above, and a double or redouble only when it is more than
+    :data:`DOUBLE_MARGIN` above the bid so chosen.
     """
     legal = view["legal"]
     me = view["seat"]
@@ -829,7 +832,8 @@ def choose_hard_call(
             cands.add(call)
     if normal in DOUBLES:
         cands.add(normal)
-    if "recontra" in legal:
+    # Redouble only a double the cards explain: one made on the score may hide anything.
+    if "recontra" in legal and any(auction_deal(view, rng, strict=True) for _ in range(4)):
         cands.add("recontra")
     calls = sorted(cands)
     if len(calls) == 1:

@@ -525,18 +525,19 @@ def contra_on_our_hearts(hand: Sequence[str]) -> dict:
 def test_hard_redoubles_only_when_its_sampled_deals_say_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "QH"])
-    assert bots.choose_call(strong) == "recontra"  # normal's fixed rule redoubles
-    tried = calls_worth(monkeypatch, {"recontra": bots.DOUBLE_MARGIN})
-    assert bots.choose_hard_call(strong, random.Random(0), 0.05, samples=8) == "pass"
-    assert {"pass", "recontra"} <= set(tried)
-    calls_worth(monkeypatch, {"recontra": bots.DOUBLE_MARGIN + 0.5})
-    assert bots.choose_hard_call(strong, random.Random(0), 0.05, samples=8) == "recontra"
-    # A hand normal would not redouble with, on deals where redoubling writes far more.
+    # A hand normal would not redouble with: hard redoubles on deals where that writes more.
     weak = contra_on_our_hearts(["7C", "8C", "7D", "8D", "7S"])
     assert bots.choose_call(weak) == "pass"
-    calls_worth(monkeypatch, {"recontra": 10.0})
+    tried = calls_worth(monkeypatch, {"recontra": bots.DOUBLE_MARGIN})
+    assert bots.choose_hard_call(weak, random.Random(0), 0.05, samples=8) == "pass"
+    assert {"pass", "recontra"} <= set(tried)
+    calls_worth(monkeypatch, {"recontra": bots.DOUBLE_MARGIN + 0.5})
     assert bots.choose_hard_call(weak, random.Random(0), 0.05, samples=8) == "recontra"
+    # Normal's fixed rule redoubles this hand; hard does not when its deals say otherwise.
+    strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "QH"])
+    assert bots.choose_call(strong) == "recontra"
+    calls_worth(monkeypatch, {"recontra": -1.0})
+    assert bots.choose_hard_call(strong, random.Random(0), 0.05, samples=8) == "pass"
 
 
 def test_hard_doubles_only_when_clearly_better_than_its_best_bid_or_pass(
