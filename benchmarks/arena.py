@@ -20,7 +20,8 @@ from typing import Any
 from django.conf import settings
 
 from . import arena_deals
-from .stats import percentile, wilson
+from .belote_audit import format_audit
+from .stats import decision_times, percentile, wilson
 
 #: Where the harness lies beside the checkout.
 HARNESS = Path(settings.BASE_DIR).parent / "shared" / "arena-2001"
@@ -66,10 +67,14 @@ def skipped() -> str:
     return ""
 
 
-def run(level: str, matches: int, *, workers: int, seed: int, budget: float) -> dict[str, Any]:
+def run(
+    level: str, matches: int, *, workers: int, seed: int, budget: float, partner: bool = False
+) -> dict[str, Any]:
     """Play ``matches`` whole matches of ``level`` against the 2001 AI (seats alternating, the
-    same decks for every level at one ``seed``); the project's wins with a 95% interval, and
-    the harness's own summary."""
+    same decks for every level at one ``seed``); the project's wins with a 95% interval, its
+    decision times, and the harness's own summary. With ``partner``, the harness's partner
+    mode: ``level`` plays one seat alone beside a 2001 partner, against two more (the win rate
+    is its team's)."""
     python = interpreter()
     if python is None or not (HARNESS / "arena_2001.py").exists():
         raise RuntimeError(skipped())
@@ -97,6 +102,7 @@ def run(level: str, matches: int, *, workers: int, seed: int, budget: float) -> 
             str(budget),
             "--json",
             str(out),
+            *(["--partner"] if partner else []),
         ]
         done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
         if done.returncode:
@@ -104,8 +110,11 @@ def run(level: str, matches: int, *, workers: int, seed: int, budget: float) -> 
         printed = done.stdout
         results = json.loads(out.read_text())["results"]
     wins = sum(1 for r in results if r["project_won"])
+    times = [t for r in results for t in r["t_bot"]]
     return {
         "level": level,
+        "partner": partner,
+        "times": decision_times({level: times}).get(level),
         "matches": len(results),
         "wins": wins,
         "rate": wins / len(results) if results else 0.0,
@@ -143,6 +152,7 @@ def run_deals(player: str, pairs: int, *, workers: int, seed: int, budget: float
         "player": player,
         "budget": budget,
         **arena_deals.summarise(outcomes),
+        "p50_ms": 1000 * (percentile(times, 0.5) or 0.0),
         "p99_ms": 1000 * (percentile(times, 0.99) or 0.0),
     }
 
@@ -163,13 +173,16 @@ def format_deals(result: dict[str, Any]) -> str:
         f"pairs, {result['player']} writes {result['mean_difference']:+.2f} points a deal more "
         f"(95% CI {low:+.2f} to {high:+.2f}); p99 decision {result['p99_ms']:.0f} ms\n"
         f"    {sides}; all passed {counts.get('all pass', 0)}"
+        + ("\n" + format_audit(result["audit"], "these deals") if "audit" in result else "")
     )
 
 
 def format_result(result: dict[str, Any]) -> str:
+    """:func:`run`'s result as a few lines of text."""
     low, high = result["interval"]
     summary = "\n".join(f"    {line}" for line in result["summary"] if "note:" not in line)
+    how = " in partner mode (its team's)" if result.get("partner") else ""
     return (
-        f"  {result['level']} vs the 2001 AI: {result['wins']}/{result['matches']} matches won = "
-        f"{result['rate']:.1%} (95% CI {low:.1%}-{high:.1%})\n{summary}"
+        f"  {result['level']} vs the 2001 AI{how}: {result['wins']}/{result['matches']} matches "
+        f"won = {result['rate']:.1%} (95% CI {low:.1%}-{high:.1%})\n{summary}"
     )

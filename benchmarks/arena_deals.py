@@ -38,7 +38,9 @@ def start_worker(harness: str, main: str) -> None:
 
 
 def play_deal(player: str, deck: list[str], dealer: int, side: int, budget: float, tag: str) -> Any:
-    """One deal of ``deck``, ``player`` on the seats of team ``side``: its score-sheet line."""
+    """One deal of ``deck``, ``player`` on the seats of team ``side``: its score-sheet line,
+    the player's decision times and its audit (:mod:`benchmarks.belote_audit`)."""
+    from benchmarks.belote_audit import Recorder
     from benchmarks.belote_bots import PLAYERS
     from games.engines import belote as engine
 
@@ -49,6 +51,7 @@ def play_deal(player: str, deck: list[str], dealer: int, side: int, budget: floa
     state = engine.new_game(0, dealer=dealer, decks=[deck])
     rngs = [random.Random(f"arena-deals:{tag}:{seat}") for seat in range(4)]
     times = []
+    recorder = Recorder((side, side + 2))
     while not engine.deal_results(state):
         seat = state.to_act
         view = engine.view(state, seat)
@@ -60,8 +63,10 @@ def play_deal(player: str, deck: list[str], dealer: int, side: int, budget: floa
             action = host.bid(view, h)
         else:
             action = host.play(view, h)
+        recorder.saw(state, seat, view, action)
         state = engine.apply(state, seat, action)
-    return engine.deal_results(state)[0], times
+    result = engine.deal_results(state)[0]
+    return result, times, recorder.tally(result)
 
 
 def deal_pair(task: tuple[str, int, float, int]) -> dict[str, Any]:
@@ -77,9 +82,12 @@ def deal_pair(task: tuple[str, int, float, int]) -> dict[str, Any]:
     deck = engine.deck(f"arena-deals:{seed}", number)
     dealer = number % 4
     differences, lines, times = [], [], []
+    audit: dict[str, int] = {}
     for side in (0, 1):
         host.seed((seed * 2_654_435_761 + number * 40_503 + side) & 0xFFFFFFFF)
-        result, spent = play_deal(player, deck, dealer, side, budget, f"{seed}:{number}")
+        result, spent, tally = play_deal(player, deck, dealer, side, budget, f"{seed}:{number}")
+        for key, value in tally.items():
+            audit[key] = audit.get(key, 0) + value
         score = duplicate.deal_score(result)
         differences.append(score[side] - score[1 - side])
         times += spent
@@ -97,6 +105,7 @@ def deal_pair(task: tuple[str, int, float, int]) -> dict[str, Any]:
         "difference": sum(differences) / 2,
         "deals": lines,
         "times": times,
+        "audit": audit,
     }
 
 
@@ -106,11 +115,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--main", required=True, help="the project's checkout")
     parser.add_argument("--player", required=True, help="a player of benchmarks.belote_bots")
     parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument("--first", type=int, default=0, help="the first deal pair's number")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--budget", type=float, default=0.3)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
-    tasks = [(args.player, i, args.budget, args.seed) for i in range(args.pairs)]
+    first = args.first
+    tasks = [(args.player, i, args.budget, args.seed) for i in range(first, first + args.pairs)]
     context = multiprocessing.get_context("spawn")
     with context.Pool(args.workers, start_worker, (args.harness, args.main)) as pool:
         for outcome in pool.imap_unordered(deal_pair, tasks):
@@ -125,7 +136,9 @@ def summarise(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
     half = 1.96 * (var / n) ** 0.5
     counts: collections.Counter[str] = collections.Counter()
+    audit: collections.Counter[str] = collections.Counter()
     for o in outcomes:
+        audit.update(o.get("audit", {}))
         for line in o["deals"]:
             who = line["declarer"]
             if who is None:
@@ -142,6 +155,7 @@ def summarise(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
         "mean_difference": mean,
         "interval": (mean - half, mean + half),
         "contracts": dict(counts),
+        "audit": dict(audit),
     }
 
 

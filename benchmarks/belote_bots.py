@@ -27,6 +27,7 @@ from games.bots import belote as bots
 from games.engines import belote as engine
 from games.engines import duplicate
 
+from . import belote_audit as audit
 from . import belote_expert as expert
 from . import frozen_belote as frozen
 from . import manners
@@ -191,15 +192,30 @@ def bench_belote(
 # -- duplicate deals ---------------------------------------------------------------------------
 
 
-def play_deal(names: list[str], deck: list[str], dealer: int, budget: float, seed: str) -> Any:
+def play_deal(
+    names: list[str],
+    deck: list[str],
+    dealer: int,
+    budget: float,
+    seed: str,
+    recorder: audit.Recorder | None = None,
+    times: list[float] | None = None,
+) -> Any:
     """One deal of ``deck`` dealt by ``dealer``, seat ``i`` played by ``names[i]``: its line of
-    the score sheet."""
+    the score sheet. ``recorder`` sees every action; ``times`` gets the decision times of the
+    seats ``recorder`` audits."""
     state = engine.new_game(0, dealer=dealer, decks=[deck])
     rngs = [random.Random(f"belote-duplicate:{seed}:{seat}") for seat in range(4)]
     while not engine.deal_results(state):
         seat = state.to_act
         view = engine.view(state, seat)
-        state = engine.apply(state, seat, PLAYERS[names[seat]](view, rngs[seat], budget))  # type: ignore[arg-type]
+        started = time.perf_counter()
+        action = PLAYERS[names[seat]](view, rngs[seat], budget)  # type: ignore[arg-type]
+        if recorder is not None:
+            if times is not None and seat in recorder.seats:
+                times.append(time.perf_counter() - started)
+            recorder.saw(state, seat, view, action)
+        state = engine.apply(state, seat, action)
     return engine.deal_results(state)[0]
 
 
@@ -212,11 +228,21 @@ def _one_deal_pair(task: tuple[str, int, float, int]) -> dict[str, Any]:
     deck = engine.deck(label, number)
     dealer = number % 4
     differences = []
+    tallies: dict[str, int] = {}
+    times: list[float] = []
     for side in (0, 1):
         names = [first if seat % 2 == side else second for seat in range(4)]
-        score = duplicate.deal_score(play_deal(names, deck, dealer, budget, f"{seed}:{number}"))
+        recorder = audit.Recorder((side, side + 2))
+        result = play_deal(names, deck, dealer, budget, f"{seed}:{number}", recorder, times)
+        score = duplicate.deal_score(result)
         differences.append(score[side] - score[1 - side])
-    return {"pairing": pairing, "difference": statistics.mean(differences)}
+        audit.add(tallies, recorder.tally(result))
+    return {
+        "pairing": pairing,
+        "difference": statistics.mean(differences),
+        "audit": tallies,
+        "times": times,
+    }
 
 
 def duplicate_deals(
@@ -240,11 +266,19 @@ def duplicate_deals(
             continue
         mean = statistics.mean(values)
         half = 1.96 * statistics.stdev(values) / len(values) ** 0.5 if len(values) > 1 else 0.0
+        tallies: dict[str, int] = {}
+        times: list[float] = []
+        for o in outcomes:
+            if o["pairing"] == pairing:
+                audit.add(tallies, o["audit"])
+                times += o["times"]
         summary[pairing] = {
             "players": list(PAIRINGS[pairing][:2]),
             "deal_pairs": len(values),
             "mean_difference": mean,
             "interval": (mean - half, mean + half),
+            "audit": tallies,
+            "times": decision_times({PAIRINGS[pairing][0]: times}).get(PAIRINGS[pairing][0]),
         }
     return {
         "budget": budget,
@@ -267,6 +301,9 @@ def format_duplicate(result: dict[str, Any]) -> str:
             f"{p['mean_difference']:+.2f} points a deal more than {p['players'][1]} "
             f"(95% CI {low:+.2f} to {high:+.2f})"
         )
+        if "audit" in p:
+            source = f"{p['players'][0]}'s seats in these deals"
+            lines.append(audit.format_audit(p["audit"], source))
     return "\n".join(lines)
 
 

@@ -7,10 +7,12 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   length, belot; the partner's and the opponents' calls) and plays by card-counting rules: the
   declaring side draws trumps, masters are cashed, points go to a partner whose trick is safe,
   nothing of value goes on a lost trick, suits an opponent can ruff are not led.
-- **hard** calls after trying its calls on sampled deals: normal's own call and every contract
-  its hand nearly supports, each followed by the rest of the auction as normal would call it
-  and the deal played out by normal's card play; it makes another call than normal's only when
-  that wrote clearly more. In play it deals the unseen cards at random, consistently with
+- **hard** calls naturally (a suit with its jack, or its nine beside its ace or ten; No Trumps
+  with an ace; All Trumps with a jack) after trying its calls on sampled deals: normal's own
+  call, pass and every natural contract its hand nearly supports, each followed by the rest of
+  the auction as normal would call it and the deal played out by normal's card play; it makes
+  another call than normal's only when that wrote clearly more, a double or redouble only when
+  that wrote more by a wide margin. In play it deals the unseen cards at random, consistently with
   everything public (voids and "no higher trump" inferred from the legal-card rules, declared
   kinds, belots announced or not, hand sizes), rebuilds an engine state for each such deal by
   replaying this deal's public actions, plays every candidate card out to the end of the deal with
@@ -365,6 +367,18 @@ def holds_jack_or_nine(hand: int, suit: int) -> bool:
     return bool(_suit_ranks(hand, suit) & (1 << RJ | 1 << R9))
 
 
+def natural_contract(hand: int, ct: int) -> bool:
+    """Whether bidding contract ``ct`` with ``hand`` says what a person reads into it: a suit
+    with its jack, or its nine beside its ace or ten; No Trumps with an ace; All Trumps with a
+    jack."""
+    if ct == NT:
+        return bool(hand & (0x01010101 << RA))
+    if ct == AT:
+        return bool(hand & (0x01010101 << RJ))
+    r = _suit_ranks(hand, ct)
+    return bool(r >> RJ & 1 or (r >> R9 & 1 and r & (1 << RA | 1 << RT)))
+
+
 def _value_suit(hand: int, trump: int) -> float:
     """Strength of ``hand`` for a suit contract in ``trump``."""
     t = _suit_ranks(hand, trump)
@@ -678,6 +692,13 @@ def build_state(view: View, hands: Sequence[int]) -> engine.State:
 TRY_BELOW = 2.0
 #: Attempts at the others' five cards that fit their suit bids, before hard calls as normal.
 FIT_TRIES = 50
+#: Written points a deal by which a double or redouble must beat hard's best bid or pass on
+#: sampled deals: doubled deals swing widely, and a person reads a double as a strong hand.
+DOUBLE_MARGIN = 2.0
+#: How far below normal's doubling threshold (:data:`CONTRA_THRESHOLD`) the hand of a player
+#: who doubled may be valued on hard's sampled deals: a double says the doubler defends well.
+DOUBLER_BELOW = 3.0
+DOUBLES = ("contra", "recontra")
 
 
 def auction_view(state: engine.State, seat: int) -> dict:
@@ -724,27 +745,44 @@ def stacked_state(view: View, first: Sequence[int], last: Sequence[int]) -> engi
     return state
 
 
-def auction_deal(view: View, rng: random.Random) -> tuple[list[int], list[int]] | None:
+def auction_deal(
+    view: View, rng: random.Random, strict: bool = False
+) -> tuple[list[int], list[int]] | None:
     """The other players' five cards and everyone's last three, at random, each player who bid
-    a suit holding its jack or nine (as normal bids); None if no such deal turned up."""
+    a suit holding its jack or nine (as normal bids) and each who doubled a hand that defends
+    nearly as normal doubles (:data:`DOUBLER_BELOW`), unless no such deal turns up (``strict``:
+    then None); None if none fits the suit bids."""
     me = view["seat"]
     hand = mask(view["hand"])
     suits: dict[int, set[int]] = {}
+    doubled: dict[int, int] = {}
+    standing = -1
     for seat, call in view["auction"]:
-        if seat != me and call in CONTRACT_INDEX and CONTRACT_INDEX[call] < NT:
+        if call in CONTRACT_INDEX:
+            standing = CONTRACT_INDEX[call]
+        if seat == me:
+            continue
+        if call == "contra":
+            doubled[seat] = standing
+        elif call in CONTRACT_INDEX and CONTRACT_INDEX[call] < NT:
             suits.setdefault(seat, set()).add(CONTRACT_INDEX[call])
     others = [p for p in range(4) if p != me]
     unseen = bits(ALL & ~hand)
-    for _ in range(FIT_TRIES):
-        rng.shuffle(unseen)
-        first = [0, 0, 0, 0]
-        first[me] = hand
-        for i, seat in enumerate(others):
-            first[seat] = sum(1 << c for c in unseen[5 * i : 5 * i + 5])
-        if all(holds_jack_or_nine(first[p], suit) for p in suits for suit in suits[p]):
-            rest = unseen[15:]
-            last = [sum(1 << c for c in rest[3 * i : 3 * i + 3]) for i in range(4)]
-            return first, last
+    # A double the cards cannot explain by defence (one made on the score) says nothing.
+    for read in (doubled, {}) if doubled and not strict else (doubled,):
+        for _ in range(FIT_TRIES):
+            rng.shuffle(unseen)
+            first = [0, 0, 0, 0]
+            first[me] = hand
+            for i, seat in enumerate(others):
+                first[seat] = sum(1 << c for c in unseen[5 * i : 5 * i + 5])
+            if all(holds_jack_or_nine(first[p], s) for p in suits for s in suits[p]) and all(
+                _defence_value(first[p], ct) >= CONTRA_THRESHOLD[ct] - DOUBLER_BELOW
+                for p, ct in read.items()
+            ):
+                rest = unseen[15:]
+                last = [sum(1 << c for c in rest[3 * i : 3 * i + 3]) for i in range(4)]
+                return first, last
     return None
 
 
@@ -768,25 +806,35 @@ def play_out(state: engine.State, deal: int, team: int, hang: int) -> float:
 def choose_hard_call(
     view: View, rng: random.Random, budget: float = 0.3, samples: int | None = None
 ) -> str:
-    """Hard's call: normal's, unless another call writes clearly more on sampled deals.
+    """Hard's call: a natural one (:func:`natural_contract`), normal's unless another call
+    writes clearly more on sampled deals.
 
-    The candidates are normal's call, pass, and the contracts within :data:`TRY_BELOW` of
-    normal's threshold (a suit only with its jack or nine). Each sampled deal
+    The candidates are pass, normal's call when natural, the natural contracts within
+    :data:`TRY_BELOW` of normal's threshold, a double when normal would double, and a redouble
+    whenever one is allowed and the doubler can hold a defending hand. Each sampled deal
     (:func:`auction_deal`) plays every candidate out (:func:`play_out`); sampling stops as
-    :func:`choose_hard` does, or after ``samples`` deals. Another call than normal's is made
-    only when its mean is more than :data:`NEAR_TIE` above normal's.
+    :func:`choose_hard` does, or after ``samples`` deals. The usual call is normal's if
+    natural and no double, else pass; another bid replaces it only when its mean is more than
+    :data:`NEAR_TIE` above, and a double or redouble only when it is more than
+    :data:`DOUBLE_MARGIN` above the bid so chosen.
     """
     legal = view["legal"]
     me = view["seat"]
-    usual = choose_call(view)
+    normal = choose_call(view)
     hand = mask(view["hand"])
     margins = contract_values(hand)
+    natural = normal not in CONTRACT_INDEX or natural_contract(hand, CONTRACT_INDEX[normal])
+    usual = normal if natural and normal not in DOUBLES else "pass"
     cands = {usual, "pass"}
     for call in legal:
         ct = CONTRACT_INDEX.get(call)
-        nearly = ct is not None and margins[ct] >= -TRY_BELOW
-        if nearly and (ct >= NT or holds_jack_or_nine(hand, ct)):
+        if ct is not None and margins[ct] >= -TRY_BELOW and natural_contract(hand, ct):
             cands.add(call)
+    if normal in DOUBLES:
+        cands.add(normal)
+    # Redouble only a double the cards explain: one made on the score may hide anything.
+    if "recontra" in legal and any(auction_deal(view, rng, strict=True) for _ in range(4)):
+        cands.add("recontra")
     calls = sorted(cands)
     if len(calls) == 1:
         return usual
@@ -814,10 +862,13 @@ def choose_hard_call(
         }
         tally(totals, pairs, values)
         n += 1
-    best = max(calls, key=lambda call: totals[call])
-    if totals[best] - totals[usual] <= NEAR_TIE * n:
-        return usual
-    return best
+    bids = [call for call in calls if call not in DOUBLES]
+    best = max(bids, key=lambda call: totals[call])
+    choice = best if totals[best] - totals[usual] > NEAR_TIE * n else usual
+    for call in calls:
+        if call in DOUBLES and totals[call] - totals[choice] > DOUBLE_MARGIN * n:
+            choice = call
+    return choice
 
 
 # --------------------------------------------------------------------------------------------

@@ -74,9 +74,9 @@ def test_duplicate_deals_play_each_deal_twice_with_the_teams_swapped(monkeypatch
     played: list[tuple[list[str], list[str], int]] = []
     real = belote_bots.play_deal
 
-    def watched(names, deck, dealer, budget, seed):
+    def watched(names, deck, dealer, budget, seed, *extra):
         played.append((list(names), list(deck), dealer))
-        return real(names, deck, dealer, budget, seed)
+        return real(names, deck, dealer, budget, seed, *extra)
 
     monkeypatch.setattr(belote_bots, "play_deal", watched)
     result = belote_bots.duplicate_deals({"normal-vs-easy": 2}, 0.005, 1, seed=4)

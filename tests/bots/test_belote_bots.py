@@ -487,3 +487,108 @@ def test_hard_keeps_its_high_cards_off_a_trick_lost_to_a_trump() -> None:
     state = lost_to_a_trump()
     for seed in range(5):
         assert choose("hard", me(state), seed) in ("9D", "JD", "QD", "KD")
+
+
+# --------------------------------------------------------------------------------------------
+# Hard as a partner a person can read
+
+
+def test_natural_contracts_are_the_ones_a_person_reads() -> None:
+    def natural(cards: str, call: str) -> bool:
+        return bots.natural_contract(belote_cards.mask(cards.split()), bots.CONTRACT_INDEX[call])
+
+    assert natural("JS 7S 7C 8C 7D", "S")  # the jack
+    assert natural("9S TS 7C 8C 7D", "S") and natural("9S AS 7C 8C 7D", "S")
+    assert not natural("9S KS QS 8S AC", "S")  # the nine without the ace or the ten
+    assert not natural("JC 9C AC 7D 8D", "S")
+    assert natural("AC 7D 8D 7H 8H", "NT") and not natural("TC KC 8D 7H 8H", "NT")
+    assert natural("JD 7C 8D 7H 8H", "AT") and not natural("9C 9D 9H 9S AC", "AT")
+
+
+def test_hard_never_bids_a_suit_on_a_nine_alone_whatever_it_would_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    v = an_auction_view(["9S", "KS", "QS", "8S", "AC"])
+    assert bots.choose_call(v) == "S"  # normal bids it
+    tried = calls_worth(monkeypatch, {"S": 50.0})
+    assert bots.choose_hard_call(v, random.Random(0), 0.05, samples=8) == "pass"
+    assert "S" not in tried
+
+
+def contra_on_our_hearts(hand: Sequence[str]) -> dict:
+    """Seat 2 bid hearts, seat 3 doubled: the view of seat 0, its partner, holding ``hand``."""
+    v = an_auction_view(hand, "H", "contra", dealer=1)
+    assert v["seat"] == 0 and "recontra" in v["legal"]
+    return v
+
+
+def test_hard_redoubles_only_when_its_sampled_deals_say_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A hand normal would not redouble with: hard redoubles on deals where that writes more.
+    weak = contra_on_our_hearts(["7C", "8C", "7D", "8D", "7S"])
+    assert bots.choose_call(weak) == "pass"
+    tried = calls_worth(monkeypatch, {"recontra": bots.DOUBLE_MARGIN})
+    assert bots.choose_hard_call(weak, random.Random(0), 0.05, samples=8) == "pass"
+    assert {"pass", "recontra"} <= set(tried)
+    calls_worth(monkeypatch, {"recontra": bots.DOUBLE_MARGIN + 0.5})
+    assert bots.choose_hard_call(weak, random.Random(0), 0.05, samples=8) == "recontra"
+    # Normal's fixed rule redoubles this hand; hard does not when its deals say otherwise.
+    strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "QH"])
+    assert bots.choose_call(strong) == "recontra"
+    calls_worth(monkeypatch, {"recontra": -1.0})
+    assert bots.choose_hard_call(strong, random.Random(0), 0.05, samples=8) == "pass"
+
+
+def test_hard_doubles_only_when_clearly_better_than_its_best_bid_or_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    v = an_auction_view(["JC", "AC", "AH", "TH", "AS"], "C", dealer=3)
+    assert bots.choose_call(v) == "contra"
+    calls_worth(monkeypatch, {"contra": bots.DOUBLE_MARGIN})
+    assert bots.choose_hard_call(v, random.Random(0), 0.05, samples=8) == "pass"
+    calls_worth(monkeypatch, {"NT": 1.0, "contra": 1.0 + bots.DOUBLE_MARGIN})
+    assert bots.choose_hard_call(v, random.Random(0), 0.05, samples=8) == "NT"
+    calls_worth(monkeypatch, {"NT": 1.0, "contra": 1.5 + bots.DOUBLE_MARGIN})
+    assert bots.choose_hard_call(v, random.Random(0), 0.05, samples=8) == "contra"
+
+
+def test_hard_reads_its_partners_suit_bid_as_natural() -> None:
+    # Seat 2, the partner of seat 0, bid spades: every sampled deal gives it J♠ or 9♠.
+    v = an_auction_view(["7C", "8C", "7D", "8D", "7H"], "pass", "pass", "S", "pass", dealer=3)
+    assert v["seat"] == 0
+    for seed in range(20):
+        first, _last = bots.auction_deal(v, random.Random(seed))
+        assert bots.holds_jack_or_nine(first[2], belote_cards.CONTRACT_INDEX["S"])
+
+
+def test_hard_does_not_ruff_its_partners_sure_winner_with_a_high_trump() -> None:
+    hands = {
+        0: ["9H", "7H", "7D", "8D", "9D", "KS", "QS", "7S"],
+        1: ["9C", "TC", "JC", "QD", "KD", "AD", "8S", "9S"],
+        2: ["AC", "JH", "AH", "TH", "KC", "QC", "8H", "AS"],
+        3: ["7C", "8C", "QH", "KH", "TD", "JD", "TS", "JS"],
+    }
+    deck = belote_helpers.stack(1, [hands[seat] for seat in range(4)])
+    state = belote.new_game(1, dealer=1, decks=[deck])
+    # Seat 2 bids hearts and leads the A♣; seat 3 follows; seat 0, void in clubs, may discard.
+    state = play(state, "H", "pass", "pass", "pass", "AC", "7C")
+    v = me(state)
+    assert v["seat"] == 0 and "9H" in v["legal"] and "7D" in v["legal"]
+    for seed in range(3):
+        assert choose("hard", v, seed) != "9H"
+
+
+def test_hard_deals_a_doubler_a_hand_that_defends_when_the_cards_allow_it() -> None:
+    hearts = belote_cards.CONTRACT_INDEX["H"]
+    weak = contra_on_our_hearts(["7C", "8C", "7D", "8D", "7S"])
+    floor = bots.CONTRA_THRESHOLD[hearts] - bots.DOUBLER_BELOW
+    defending = 0
+    for seed in range(40):
+        first, _last = bots.auction_deal(weak, random.Random(seed))
+        defending += bots._defence_value(first[3], hearts) >= floor
+    # One random hand in ten defends so well; the doubler's does unless the tries run out.
+    assert defending >= 30
+    # Holding every heart of value leaves the doubler none: the double is read as no sign.
+    strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "QH"])
+    assert bots.auction_deal(strong, random.Random(0)) is not None

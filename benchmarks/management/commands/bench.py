@@ -6,7 +6,10 @@ benchmarks (never timed tests).
   its bidding and its card play apart, hard, normal, easy), decision times and manners per
   1,000 decisions and per 1,000 positions where a fault is possible
   (``benchmarks.belote_bots``); Grabush win rates between levels with 2 and
-  with 4 players (``benchmarks.grabush_bots``).
+  with 4 players (``benchmarks.grabush_bots``). With ``--deal-pairs``, ``--arena``,
+  ``--arena-partner`` or ``--arena-deals``: duplicate deals, matches against the 2001 program's
+  AI (alone, or one seat beside a 2001 partner), and a summary a level with the audit of its
+  duplicate deals (``benchmarks.belote_audit``: donations, bid readability, redoubles).
 - ``review``: a whole Belote deal's review on one core, over ``--deals`` deals
   (``benchmarks.review``).
 - ``lobby``: a player's move round trip while many lobby sockets watch and one socket floods
@@ -27,6 +30,7 @@ benchmarks (never timed tests).
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from collections.abc import Callable
@@ -39,6 +43,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from benchmarks import (
     arena,
     belote_bots,
+    belote_levels,
     connections,
     daily,
     grabush_bots,
@@ -133,6 +138,11 @@ class Command(BaseCommand):
             "e.g. hard=100,expert=100",
         )
         parser.add_argument(
+            "--arena-partner",
+            help="bots: whole matches in the arena's partner mode, the level on one seat beside "
+            "a 2001 partner, e.g. hard=100",
+        )
+        parser.add_argument(
             "--arena-deals",
             help="bots: duplicate deal pairs against the 2001 program's AI, e.g. hard=1000",
         )
@@ -196,7 +206,8 @@ class Command(BaseCommand):
 
     def bench_bots(self, options: dict[str, Any]) -> dict[str, Any]:
         """Whole matches (every pairing by default), Grabush games and manners; or, with
-        ``--deal-pairs`` or ``--arena``, those (and whole matches only for ``--pairs``)."""
+        ``--deal-pairs``, ``--arena``, ``--arena-partner`` or ``--arena-deals``, those and a
+        summary a level (and whole matches only for ``--pairs``)."""
         result: dict[str, Any] = {}
         if options["deal_pairs"]:
             by_deals = belote_bots.duplicate_deals(
@@ -209,8 +220,18 @@ class Command(BaseCommand):
             self.stdout.write(belote_bots.format_duplicate(by_deals))
         if options["arena"]:
             result["arena"] = self.bench_arena(options)
+        if options["arena_partner"]:
+            result["arena_partner"] = self.arena_runs(
+                options,
+                options["arena_partner"],
+                100,
+                functools.partial(arena.run, partner=True),
+                arena.format_result,
+            )
         if options["arena_deals"]:
             result["arena_deals"] = self.bench_arena_deals(options)
+        if result:
+            self.stdout.write(belote_levels.format_levels(belote_levels.figures(result)))
         if result and options["pairs"] is None:
             return result
         result["belote"] = belote_bots.bench_belote(
