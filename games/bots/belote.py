@@ -12,12 +12,16 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   and the deal played out by normal's card play; it makes another call than normal's only when
   that wrote clearly more. In play it deals the unseen cards at random, consistently with
   everything public (voids and "no higher trump" inferred from the legal-card rules, declared
-  kinds, belots announced or not, hand sizes), rebuilds an engine state for each such deal by
-  replaying this deal's public actions, plays every candidate card out to the end of the deal with
-  the normal policy at all four seats, and keeps the card with the best average deal score (of
-  cards within a hair of it, the one that gives away least). It samples until its time budget
-  runs out, or earlier once the best card is clearly ahead or the candidates tie on every
-  sampled deal.
+  kinds, belots announced or not, hand sizes), and rebuilds an engine state for each such deal
+  by replaying this deal's public actions. With five tricks or fewer left it solves each deal
+  exactly for every candidate card (double-dummy, :mod:`games.bots.belote_endgame`); before
+  that it plays every candidate out with the normal policy at all four seats until five tricks
+  are left and solves the rest exactly, rolling out only the three best candidates after the
+  first few deals. It plays the card with the best average deal score (of cards within a hair
+  of it, the one that gives away least; before the ending, never a card worth points on a trick
+  surely lost while a cheaper one of its suit loses it as well). It samples until its time
+  budget runs out, or earlier once the best card is clearly ahead or the candidates tie on
+  every sampled deal.
 
 Cards are ints and sets of cards masks, read with the engine's own tables
 (:mod:`games.engines.belote_cards`).
@@ -1016,12 +1020,17 @@ def choose_hard(
     samples: int | None = None,
     sampler: Callable[[Constraints, random.Random], list[int]] | None = None,
 ) -> str:
-    """Determinized Monte Carlo over the unseen cards, normal policy rollouts.
+    """Determinized Monte Carlo over the unseen cards: exact endings, normal policy rollouts.
 
-    Each sampled deal rolls out every candidate card. Up to 90% of ``budget`` seconds (at most
-    :data:`BUDGET`) are spent, but after :data:`MIN_SAMPLES` deals sampling stops as soon as
-    the choice is clear (:func:`is_clear`): one card is far ahead of all others, or the
-    candidates tie on every deal. ``samples`` instead fixes the number of sampled deals, with
+    Each sampled deal values every candidate card: solved exactly from here when
+    :data:`EXACT_TRICKS` tricks or fewer are left, else rolled out by :func:`rollout_exact`;
+    after :data:`SCREEN` deals only the :data:`KEEP` best go on. A deal whose ending costs the
+    solver too much counts for no candidate.
+
+    Up to 90% of ``budget`` seconds (at most :data:`BUDGET`) are spent, but after
+    :data:`MIN_SAMPLES` deals sampling stops as soon as the choice is clear
+    (:func:`is_clear`): one card is far ahead of all others, or the candidates tie on every
+    deal. ``samples`` instead fixes the number of sampled deals, with
     no early stop, which makes the choice depend only on ``view`` and ``rng`` (tests).
     ``sampler`` deals the unseen cards instead of :meth:`Constraints.sample` (the expert
     candidate's, which also reads the auction).
