@@ -14,12 +14,16 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   another call than normal's only when that wrote clearly more, a double or redouble only when
   that wrote more by a wide margin. In play it deals the unseen cards at random, consistently with
   everything public (voids and "no higher trump" inferred from the legal-card rules, declared
-  kinds, belots announced or not, hand sizes), rebuilds an engine state for each such deal by
-  replaying this deal's public actions, plays every candidate card out to the end of the deal with
-  the normal policy at all four seats, and keeps the card with the best average deal score (of
-  cards within a hair of it, the one that gives away least). It samples until its time budget
-  runs out, or earlier once the best card is clearly ahead or the candidates tie on every
-  sampled deal.
+  kinds, belots announced or not, hand sizes), and rebuilds an engine state for each such deal
+  by replaying this deal's public actions. With five tricks or fewer left it solves each deal
+  exactly for every candidate card (double-dummy, :mod:`games.bots.belote_endgame`); before
+  that it plays every candidate out with the normal policy at all four seats until five tricks
+  are left and solves the rest exactly, rolling out only the three best candidates after the
+  first few deals. It plays the card with the best average deal score (of cards within a hair
+  of it, the one that gives away least; before the ending, never a card worth points on a trick
+  surely lost while a cheaper one of its suit loses it as well). It samples until its time
+  budget runs out, or earlier once the best card is clearly ahead or the candidates tie on
+  every sampled deal.
 
 Cards are ints and sets of cards masks, read with the engine's own tables
 (:mod:`games.engines.belote_cards`).
@@ -62,6 +66,7 @@ from games.engines.belote_cards import (
 )
 
 from . import Bot
+from .belote_endgame import EXACT_TRICKS, TooLong, tail_value
 
 View = engine.BeloteView
 
@@ -903,6 +908,25 @@ def rollout(
     return value
 
 
+def rollout_exact(
+    state: engine.State, k: Knowledge, hands: list[int], seat: int, card: int, team: int, hang: int
+) -> float:
+    """Play ``card``, the normal policy until :data:`EXACT_TRICKS` tricks are left, then the
+    rest perfectly (:func:`tail_value`); the deal's score for ``team`` as :func:`rollout` counts
+    it. Raises :class:`TooLong` when the ending costs the solver too much."""
+    k = k.copy()
+    hands = list(hands)
+    while True:
+        k.observe(seat, card)
+        hands[seat] ^= 1 << card
+        state = engine.apply(state, seat, CARDS[card])
+        if not state.trick and len(state.tricks) >= 8 - EXACT_TRICKS:
+            return tail_value(state, team, hang)
+        seat = state.to_act
+        legal = mask(engine.legal_actions(state, seat))
+        card = policy_card(k, seat, hands[seat], legal)
+
+
 def _distinct(k: Knowledge, hand: int, cards: list[int]) -> list[int]:
     """Drop cards equivalent to another candidate (same suit, same points, nothing between)."""
     ct = k.ct
@@ -924,6 +948,39 @@ def _distinct(k: Knowledge, hand: int, cards: list[int]) -> list[int]:
     return keep
 
 
+def _surely_lost(k: Knowledge, seat: int, hand: int, card: int) -> bool:
+    """Whether the opponents take the current trick whatever ``seat`` plays, ``card`` included:
+    an opponent holds it with a card ``card`` does not beat, and the partner has played or
+    cannot beat it either."""
+    if not k.trick:
+        return False
+    best_seat, best = k.trick[k.win]
+    if not (best_seat ^ seat) & 1 or beats(k.ct, card, best):
+        return False
+    partner = seat ^ 2
+    if any(p == partner for p, _c in k.trick):
+        return True
+    outside = ALL & ~(hand | k.gone)
+    return not _can_beat(k, partner, best, k.trick[0][1] >> 3, outside)
+
+
+def undonated(k: Knowledge, seat: int, hand: int, legal: int, card: int) -> int:
+    """``card``, or a lower card of its suit with fewer points when the trick is surely lost:
+    a card worth points is not given to the opponents while a cheaper one of the same suit
+    loses the trick as well."""
+    ct = k.ct
+    if not _surely_lost(k, seat, hand, card):
+        return card
+    cheaper = [
+        c
+        for c in bits(legal & SUIT_MASK[card >> 3])
+        if POINTS[ct][c] < POINTS[ct][card] and STRENGTH[ct][c] < STRENGTH[ct][card]
+    ]
+    if not cheaper:
+        return card
+    return min(cheaper, key=lambda c: (POINTS[ct][c], STRENGTH[ct][c]))
+
+
 #: The longest hard thinks, whatever a table allows: the strongest level answers within 200 ms
 #: on a loaded machine, and thinking longer did not make it stronger (``docs/benchmarks.md``).
 BUDGET = 0.2
@@ -934,16 +991,27 @@ CLEAR_Z = 2.75
 #: Written points a deal: cards whose mean values differ by less are equal (sampling noise is
 #: larger), and the one that gives away least is played, as a good partner would.
 NEAR_TIE = 0.25
+#: Before the ending is solved exactly, only the :data:`KEEP` best candidates after the first
+#: :data:`SCREEN` sampled deals are rolled out on the rest.
+SCREEN = 8
+KEEP = 3
+#: The same for endings solved exactly, where equal cards score exactly alike.
+EXACT_TIE = 0.01
 
 
 def gentlest(
-    ct: int, cands: Sequence[int], totals: dict[int, float], n: int, prefer: int | None = None
+    ct: int,
+    cands: Sequence[int],
+    totals: dict[int, float],
+    n: int,
+    prefer: int | None = None,
+    tie: float = NEAR_TIE,
 ) -> int:
-    """Among the cards within :data:`NEAR_TIE` of the best mean over ``n`` deals, the one
-    that gives away least: its points, then its strength; ``prefer`` if it is among them and
-    gives away no more points."""
+    """Among the cards within ``tie`` of the best mean over ``n`` deals, the one that gives
+    away least: its points, then its strength; ``prefer`` if it is among them and gives away
+    no more points."""
     best = max(totals[c] for c in cands)
-    near = [c for c in cands if totals[c] >= best - NEAR_TIE * n]
+    near = [c for c in cands if totals[c] >= best - tie * n]
     least = min(near, key=lambda c: (POINTS[ct][c], STRENGTH[ct][c]))
     if prefer in near and POINTS[ct][prefer] == POINTS[ct][least]:
         return prefer
@@ -1003,12 +1071,17 @@ def choose_hard(
     samples: int | None = None,
     sampler: Callable[[Constraints, random.Random], list[int]] | None = None,
 ) -> str:
-    """Determinized Monte Carlo over the unseen cards, normal policy rollouts.
+    """Determinized Monte Carlo over the unseen cards: exact endings, normal policy rollouts.
 
-    Each sampled deal rolls out every candidate card. Up to 90% of ``budget`` seconds (at most
-    :data:`BUDGET`) are spent, but after :data:`MIN_SAMPLES` deals sampling stops as soon as
-    the choice is clear (:func:`is_clear`): one card is far ahead of all others, or the
-    candidates tie on every deal. ``samples`` instead fixes the number of sampled deals, with
+    Each sampled deal values every candidate card: solved exactly from here when
+    :data:`EXACT_TRICKS` tricks or fewer are left, else rolled out by :func:`rollout_exact`;
+    after :data:`SCREEN` deals only the :data:`KEEP` best go on. A deal whose ending costs the
+    solver too much counts for no candidate.
+
+    Up to 90% of ``budget`` seconds (at most :data:`BUDGET`) are spent, but after
+    :data:`MIN_SAMPLES` deals sampling stops as soon as the choice is clear
+    (:func:`is_clear`): one card is far ahead of all others, or the candidates tie on every
+    deal. ``samples`` instead fixes the number of sampled deals, with
     no early stop, which makes the choice depend only on ``view`` and ``rng`` (tests).
     ``sampler`` deals the unseen cards instead of :meth:`Constraints.sample` (the expert
     candidate's, which also reads the auction).
@@ -1035,23 +1108,44 @@ def choose_hard(
     }
     team = me & 1
     hang = view["hanging"]
-    n = 0
+    exact = k.ntricks >= 8 - EXACT_TRICKS
+    n = tries = 0
     while True:
         if samples is None:
-            if n and time.perf_counter() >= deadline:
+            if tries and time.perf_counter() >= deadline:
                 break
             if n >= MIN_SAMPLES and is_clear(cands, totals, pairs, n):
                 break
-        elif n >= samples:
+        elif n >= samples or tries >= 4 * samples:
             break
+        tries += 1
         hands = cons.sample(rng) if sampler is None else sampler(cons, rng)
         base = build_state(view, hands)
-        values = {c: rollout(base, k, hands, me, c, team, hang) for c in cands}
+        values = {}
+        try:
+            for c in cands:
+                if samples is None and time.perf_counter() >= deadline:
+                    break
+                if exact:
+                    values[c] = tail_value(base, team, hang, c)
+                else:
+                    values[c] = rollout_exact(base, k, hands, me, c, team, hang)
+        except TooLong:
+            continue  # a deal one candidate could not finish counts for none
+        if len(values) < len(cands):
+            break
         tally(totals, pairs, values)
         n += 1
+        if not exact and n == SCREEN and len(cands) > KEEP:
+            top = sorted(cands, key=lambda c: totals[c], reverse=True)[:KEEP]
+            cands = [c for c in cands if c in top]  # in their order, which keys ``pairs``
+            pairs = {(a, b): acc for (a, b), acc in pairs.items() if a in top and b in top}
     if not n:
         return CARDS[fallback]
-    return CARDS[gentlest(k.ct, cands, totals, n, prefer=fallback)]
+    if exact:
+        return CARDS[gentlest(k.ct, cands, totals, n, prefer=fallback, tie=EXACT_TIE)]
+    choice = gentlest(k.ct, cands, totals, n, prefer=fallback)
+    return CARDS[undonated(k, me, hand, mask(legal), choice)]
 
 
 LEVELS: dict[str, Bot[View]] = {

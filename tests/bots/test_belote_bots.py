@@ -260,21 +260,23 @@ def test_hard_stops_early_when_the_candidates_are_equivalent(
     v = all_trumps_hand()
     assert v["seat"] == 0 and len(v["legal"]) == 8
     rollouts = []
-    rollout = bots.rollout
+    rollout = bots.rollout_exact
 
     def counting(*args: Any) -> float:
         rollouts.append(args[4])
         return rollout(*args)
 
-    monkeypatch.setattr(bots, "rollout", counting)
+    monkeypatch.setattr(bots, "rollout_exact", counting)
     # Each sampled deal takes a thousandth of the budget: time would allow hundreds of them.
     dealt = deals_taking(monkeypatch, 0.001)
     assert bots.choose_hard(v, random.Random(0), 1.0) in v["legal"]
-    # Every card takes every trick: the candidates tie on each deal, so the minimum is enough.
+    # Every card takes every trick: the candidates tie on each deal, so the minimum is enough;
+    # after the first deals only the best few are rolled out.
     candidates = len(set(rollouts))
-    assert candidates > 1
+    assert candidates > bots.KEEP
     assert len(dealt) == bots.MIN_SAMPLES
-    assert len(rollouts) == bots.MIN_SAMPLES * candidates
+    kept = (bots.MIN_SAMPLES - bots.SCREEN) * bots.KEEP
+    assert len(rollouts) == bots.SCREEN * candidates + kept
 
 
 def test_hard_clear_compares_the_paired_differences() -> None:
