@@ -10,6 +10,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
 django_asgi_app = get_asgi_application()
 
 # Imported after Django is set up: these import models.
+from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ChannelNameRouter, ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
@@ -17,14 +18,13 @@ from cardroom import metrics  # noqa: E402
 from cardroom.origins import SameOriginValidator  # noqa: E402
 from cardroom.request_threads import ReusedRequestThreads  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
-from games.live.sign_in import signed_in  # noqa: E402
 from games.live.thinking import CHANNEL as BOT_CHANNEL  # noqa: E402
 from games.live.workers import BotWorker  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": ReusedRequestThreads(django_asgi_app, settings.HTTP_THREADS),
-        "websocket": SameOriginValidator(signed_in(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         "channel": ChannelNameRouter({BOT_CHANNEL: BotWorker.as_asgi()}),
     }
 )

@@ -16,7 +16,7 @@ from django.core.cache.backends import locmem
 from django.db import connections
 from django.utils import translation
 
-from games.live import autoplay, database, presence, regions, snapshots
+from games.live import autoplay, presence, regions, snapshots
 from games.tables import matches, rows, seating
 
 from . import communicators, live
@@ -72,13 +72,6 @@ def patient_communicators() -> Iterator[None]:
     """Channels' test clients wait as long as a busy machine needs (``tests.communicators``)."""
     with communicators.patched():
         yield
-
-
-@pytest.fixture(autouse=True, scope="session")
-def arrival_threads_stopped(django_db_setup) -> Iterator[None]:
-    """Close the arrival threads' connections before the test database is dropped."""
-    yield
-    database.stop_arrival_threads()
 
 
 def kept_to_itself(request: pytest.FixtureRequest) -> bool:

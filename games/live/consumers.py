@@ -37,7 +37,7 @@ from ..models import ChatMessage, Table
 from ..people import online
 from ..refusals import Refusal
 from ..tables import chat, extensions, matches, play, rows, seating
-from . import autoplay, database, lobby_feed, moves, notify, presence, push, snapshots
+from . import autoplay, lobby_feed, moves, notify, presence, push, snapshots
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame, render_notice, render_reconnected
@@ -406,8 +406,8 @@ class TableConsumer(AuthenticatedConsumer):
 
     async def on_accepted(self) -> None:
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.table_id, arrived = await database.run_arrival(
-            presence.arrive, code, self.user, self.channel_name
+        self.table_id, arrived = await database_sync_to_async(presence.arrive)(
+            code, self.user, self.channel_name
         )
         if self.table_id is None:
             await self.send(text_data=render_flash(_("There is no table at this address.")))
@@ -418,7 +418,7 @@ class TableConsumer(AuthenticatedConsumer):
         self.group = notify.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
-        frame, to_wake = await database.run_arrival(self._first_frame)
+        frame, to_wake = await run_batched(self._first_frame)
         await self.send(text_data=frame)
         for table_id in to_wake:
             autoplay.kick(table_id)  # nobody connects to them

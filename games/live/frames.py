@@ -194,8 +194,7 @@ def table_context(
     user_id = user.pk  # once: a socket's user is a lazy object, each attribute read a detour
     me = snapshot.seat_of.get(user_id)
     context["my_claim_note"] = ""
-    # A Grabush pick is this connection's alone: a page showing one reconnects as new.
-    context["page_token"] = "" if selected else snapshot.token
+    context["page_token"] = snapshot.token
     if me is not None and any(r["index"] == me and r["claim_note"] for r in context["seats"]):
         # Until the next deal they watch, as a spectator does.
         context["my_claim_note"], me = get_game(table.game).claim_note(me + 1), None
