@@ -3,7 +3,7 @@
 Three things a person notices at a table, counted on every deal a level played (the benchmarks
 feed each deal through a :class:`Recorder`):
 
-- **donations** (:mod:`games.analysis.belote_donations`): high cards given to the opponents when
+- **donations** (:mod:`benchmarks.belote_donations`): high cards given to the opponents when
   a lower card of the suit lost nothing with every hand known, per 1,000 of the level's cards in
   tricks 1 to 3 and in tricks 4 to 8;
 - **readable bids** (:func:`games.bots.belote.natural_contract`): of its suit bids, those with
@@ -19,7 +19,7 @@ import collections
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from games.analysis.belote_donations import judge_deal
+from benchmarks.belote_donations import judge_deal
 from games.bots.belote import natural_contract
 from games.engines import belote
 from games.engines.belote_cards import CONTRACT_INDEX, NT, mask

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from games.analysis.belote_donations import is_donation, judge_deal
+from benchmarks.belote_donations import is_donation, judge_deal
 from games.analysis.belote_solver import Position, Solver
 from games.bots import belote as bots
 from games.engines import belote

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from games.analysis.belote_solver import Position, Solver, position_of
 from games.engines import belote
 from games.engines.belote_cards import INDEX, POINTS
-
-from .belote_solver import Position, Solver, position_of
 
 #: Card points from which a card given away counts.
 HIGH = 10
