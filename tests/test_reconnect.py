@@ -30,12 +30,18 @@ async def seated_match():
     return users, table
 
 
+async def page_closed(user, path: str) -> str:
+    """Open ``user``'s page at ``path`` and close it; the token it showed."""
+    page = await connect(user, path)
+    token = await shown_token(page)
+    await page.disconnect()
+    return token
+
+
 async def test_a_page_back_with_the_table_as_it_is_gets_the_connection_line_only():
     users, table = await seated_match()
     path = f"/ws/table/{table.code}/"
-    page = await connect(users[1], path)
-    token = await shown_token(page)
-    await page.disconnect()
+    token = await page_closed(users[1], path)
     again = await connect(users[1], f"{path}?token={token}")
     frame = await receive_until(again, 'id="connection"')
     assert "Connected" in frame
@@ -55,9 +61,7 @@ async def test_a_page_back_with_the_table_as_it_is_gets_the_connection_line_only
 async def test_a_page_back_after_a_move_gets_the_whole_table():
     users, table = await seated_match()
     path = f"/ws/table/{table.code}/"
-    page = await connect(users[1], path)
-    token = await shown_token(page)
-    await page.disconnect()
+    token = await page_closed(users[1], path)
     mover = await connect(users[0], path)
     await receive_until(mover, 'id="board"')
     match = await sync_to_async(Match.objects.get)(table=table)

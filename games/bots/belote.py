@@ -897,6 +897,12 @@ def rollout(
         seat = state.to_act
         legal = mask(engine.legal_actions(state, seat))
         card = policy_card(k, seat, hands[seat], legal)
+    return finished_value(state, team, hang)
+
+
+def finished_value(state: engine.State, team: int, hang: int) -> float:
+    """A finished deal's value for ``team``: written points less the others', a fiftieth of
+    the raw difference, and the ``hang`` points hanging to whichever team won them."""
     result = engine.deal_results(state)[-1]
     written = result["written"]
     raw = result["raw"]

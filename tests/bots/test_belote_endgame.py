@@ -27,18 +27,6 @@ def played_to(seed: int, tricks: int, rng: random.Random) -> belote.State | None
     return state
 
 
-def rollout_value(state: belote.State, team: int, hang: int) -> float:
-    """The finished deal's value for ``team`` as hard's rollouts count it."""
-    result = belote.deal_results(state)[-1]
-    written, raw = result["written"], result["raw"]
-    value = written[team] - written[1 - team] + 0.02 * (raw[team] - raw[1 - team])
-    if result["winning_team"] == team:
-        value += hang
-    elif result["winning_team"] == 1 - team:
-        value -= hang
-    return value
-
-
 def test_a_solved_ending_scores_as_the_engine_scores_its_perfect_line() -> None:
     rng = random.Random(3)
     checked = 0
@@ -53,7 +41,7 @@ def test_a_solved_ending_scores_as_the_engine_scores_its_perfect_line() -> None:
         line = solver_for(state.contract).line(position_of(state))
         for card in line:
             state = belote.apply(state, state.to_act, CARDS[card])
-        assert expected == rollout_value(state, team, hang)
+        assert expected == bots.finished_value(state, team, hang)
         checked += 1
     assert checked > 40
 
