@@ -18,7 +18,9 @@ def test_the_others_last_turns_are_on_the_board(live_server_url, new_page):
     sign_up(page, live_server_url, "follower")
     start_grabush_with_computers(page, live_server_url)
     # My turn: end it with a table card, and wait for the turn to come round again: each of
-    # the others has then finished a turn, and says so.
+    # the others has then finished a turn, and says so. The pick waits for the turn's frame (a
+    # card clicked as it is swapped picks nothing).
+    expect(page.locator("#table-status .your-turn")).to_be_visible()
     expect(page.locator("#my-area .hand .source").first).to_be_visible()
     page.locator("#my-area .hand .source").first.click()
     target = page.locator(".slot-target").first
