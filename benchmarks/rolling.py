@@ -123,8 +123,10 @@ class Player:
                 attempt += 1
                 try:
                     await self.open()
-                except Exception:
-                    self.table.tally.error("reconnect refused")
+                except Exception as error:
+                    # Why, in short: nginx's 502, a timeout, a refused connection.
+                    reason = f"{type(error).__name__}: {str(error)[:60]}"
+                    self.table.tally.error(f"reconnect refused ({reason})")
                     continue
                 self.fresh = True
                 self.table.tally.reconnects += 1

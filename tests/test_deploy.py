@@ -6,10 +6,17 @@ the due events, and the nginx site renders for a local run (played through in
 from __future__ import annotations
 
 import re
+import threading
+import urllib.request
+from collections.abc import Iterator
 from configparser import ConfigParser
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from cardroom.nginx import SITE, render_site
+import pytest
+
+from cardroom.nginx import SITE, Proxy, nginx_missing, render_site
 
 ROOT = Path(__file__).resolve().parent.parent
 SYSTEMD = ROOT / "deploy" / "systemd"
@@ -65,6 +72,62 @@ def test_the_nginx_site_renders_for_a_local_port_without_tls(tmp_path):
     for _, block in upstreams:
         assert re.findall(r"server 127\.0\.0\.1:(\d+)", block) == ["8501", "8502"]
     assert f"alias {tmp_path}/;" in text
+
+
+class PortHandler(BaseHTTPRequestHandler):
+    """Answers every GET with the port it listens on."""
+
+    def do_GET(self) -> None:
+        body = str(self.server.server_address[1]).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def backends(count: int) -> Iterator[list[int]]:
+    """``count`` servers answering with their port, on free local ports."""
+    servers = [ThreadingHTTPServer(("127.0.0.1", 0), PortHandler) for _ in range(count)]
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield [server.server_address[1] for server in servers]
+    finally:
+        for server in servers:
+            server.shutdown()
+            server.server_close()
+
+
+def answered_by(proxy: Proxy, path: str) -> str:
+    request = urllib.request.Request(
+        proxy.url + path, headers={"Upgrade": "websocket", "Connection": "Upgrade"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as reply:
+        return reply.read().decode()
+
+
+@pytest.mark.skipif(nginx_missing() is not None, reason="nginx is not installed")
+def test_a_tables_sockets_all_reach_one_server_and_the_tables_spread(tmp_path):
+    with backends(2) as ports:
+        proxy = Proxy(ports, tmp_path)
+        proxy.start()
+        try:
+            codes = [f"table{n}" for n in range(40)]
+            homes = {}
+            for code in codes:
+                # Each page's socket, and each reconnection with the page's token.
+                seen = {answered_by(proxy, f"/ws/table/{code}/?token={n}") for n in range(4)}
+                assert len(seen) == 1, f"{code}'s sockets reached {seen}"
+                homes[code] = seen.pop()
+            assert set(homes.values()) == {str(port) for port in ports}
+            # Sockets of no table (the lobby, notices) go anywhere.
+            assert len({answered_by(proxy, "/ws/lobby/") for _ in range(40)}) == 2
+        finally:
+            proxy.close()
 
 
 def test_the_site_passes_what_trusted_proxies_reads_and_keeps_metrics_private():
