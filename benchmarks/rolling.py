@@ -188,11 +188,13 @@ class RollingTable:
         self.changed.set()
 
     def settled(self) -> bool:
-        """No move in flight, and every player shows the same version on an open socket."""
+        """No move in flight, and every player shows the same version on an open socket (a
+        page whose first frame has not come shows none)."""
         versions = {p.version for p in self.players}
         return (
             self.pending is None
             and len(versions) == 1
+            and -1 not in versions
             and all(p.connected and not p.fresh for p in self.players)
         )
 
