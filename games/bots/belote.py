@@ -21,7 +21,9 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   are left and solves the rest exactly, rolling out only the three best candidates after the
   first few deals. It plays the card with the best average deal score (of cards within a hair
   of it, the one that gives away least; before the ending, never a card worth points on a trick
-  surely lost while a cheaper one of its suit loses it as well). It samples until its time
+  surely lost while a cheaper one of its suit loses it as well, nor an ace or a ten, a trump
+  jack or nine, that does not clearly beat a lower card of its suit on the sampled deals, by a
+  margin and by the deals' spread). It samples until its time
   budget runs out, or earlier once the best card is clearly ahead or the candidates tie on
   every sampled deal.
 
