@@ -1076,17 +1076,17 @@ def spare_candidates(
     ct: int, cands: Sequence[int], totals: dict[int, float], top: Sequence[int]
 ) -> list[int]:
     """For each high card of ``top`` (:data:`SPARE_FROM` points or more), the best-scoring
-    candidate of its suit with fewer points when none of ``top`` is one: what :func:`spared`
-    weighs it against."""
+    candidate of its suit with fewer points when none of ``top`` is one, and so on for a high
+    card so added: what :func:`spared` weighs it against."""
     points = POINTS[ct]
-    extra: list[int] = []
-    for card in top:
+    kept = list(top)
+    for card in kept:
         if points[card] < SPARE_FROM:
             continue
         lower = [c for c in cands if c >> 3 == card >> 3 and points[c] < points[card]]
-        if lower and not any(c in top or c in extra for c in lower):
-            extra.append(max(lower, key=lambda c: totals[c]))
-    return extra
+        if lower and not any(c in kept for c in lower):
+            kept.append(max(lower, key=lambda c: totals[c]))
+    return kept[len(top) :]
 
 
 def tally(

@@ -664,6 +664,10 @@ def test_the_screen_keeps_a_lower_card_beside_each_high_one() -> None:
     # The ace is kept with the best of the lower diamonds; the trump jack has no lower trump.
     assert bots.spare_candidates(ct, [ace, king, seven, jack], totals, [ace, jack]) == [seven]
     assert bots.spare_candidates(ct, [ace, king, seven, jack], totals, [ace, seven]) == []
+    # A ten kept beside the ace brings a lower card of its own.
+    ten = belote_cards.INDEX["TD"]
+    totals[ten] = 8.5
+    assert bots.spare_candidates(ct, [ace, ten, king, seven], totals, [ace]) == [ten, seven]
 
 
 def test_hard_plays_the_seven_when_the_ace_gains_less_than_the_margin(
