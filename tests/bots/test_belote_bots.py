@@ -649,8 +649,8 @@ def test_a_high_card_is_spared_unless_it_gains_clearly() -> None:
     # A card worth less than ten points is played as chosen; so is a card of another suit.
     assert spared({king: 5.0, seven: 5.0}, king) == king
     assert spared({nine_of_trumps: 6.0, seven: 5.0}, nine_of_trumps) == nine_of_trumps
-    # A gain above the margin on a few deals only is not clear: the seven goes.
-    rare = [0.0] * 19 + [40.0]
+    # A gain above the margin from one deal alone is not clear: the seven goes.
+    rare = [0.0] * 19 + [20 * (margin + 1)]
     values = {ace: [x + r for x, r in zip(luck, rare, strict=True)], seven: luck}
     totals, pairs, n = paired(values)
     assert bots.spared(ct, [ace, seven], totals, pairs, n, ace, margin) == ace
