@@ -1010,9 +1010,9 @@ EXACT_TIE = 0.01
 SPARE_FROM = 10
 #: Written points a deal a high card must gain over a lower one of its suit to be played
 #: before the ending is solved exactly.
-SPARE_MARGIN = 1.0
+SPARE_MARGIN = 2.0
 #: Standard errors of the paired difference by which it must gain as well.
-SPARE_Z = 2.0
+SPARE_Z = 3.0
 #: The margin in endings solved exactly (the sampled deals' own values, no standard error).
 SPARE_EXACT = 0.0
 
