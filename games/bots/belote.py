@@ -1005,13 +1005,15 @@ SCREEN = 8
 KEEP = 3
 #: The same for endings solved exactly, where equal cards score exactly alike.
 EXACT_TIE = 0.01
-#: Card points from which a card is spared (an ace or a ten; a trump jack or nine): while a
-#: lower card of its suit scores within :data:`SPARE_MARGIN` of it, the lower one is played.
+#: Card points from which a card is spared (an ace or a ten; a trump jack or nine): unless it
+#: beats a lower card of its suit clearly on the sampled deals, the lower one is played
+#: (:func:`spared`). A person sees such a card given to the opponents as points thrown away.
 SPARE_FROM = 10
 #: Written points a deal a high card must gain over a lower one of its suit to be played
 #: before the ending is solved exactly.
 SPARE_MARGIN = 2.0
-#: Standard errors of the paired difference by which it must gain as well.
+#: Standard errors of their paired difference by which it must gain as well: a gain that a few
+#: sampled deals make is not one to give ten points away for.
 SPARE_Z = 3.0
 #: The margin in endings solved exactly (the sampled deals' own values, no standard error).
 SPARE_EXACT = 0.0
