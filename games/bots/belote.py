@@ -21,7 +21,9 @@ Every bot is ``choose(view, rng, budget) -> action`` and sees only ``belote.view
   are left and solves the rest exactly, rolling out only the three best candidates after the
   first few deals. It plays the card with the best average deal score (of cards within a hair
   of it, the one that gives away least; before the ending, never a card worth points on a trick
-  surely lost while a cheaper one of its suit loses it as well). It samples until its time
+  surely lost while a cheaper one of its suit loses it as well, nor an ace or a ten, a trump
+  jack or nine, that does not clearly beat a lower card of its suit on the sampled deals, by a
+  margin and by the deals' spread). It samples until its time
   budget runs out, or earlier once the best card is clearly ahead or the candidates tie on
   every sampled deal.
 
@@ -1003,6 +1005,18 @@ SCREEN = 8
 KEEP = 3
 #: The same for endings solved exactly, where equal cards score exactly alike.
 EXACT_TIE = 0.01
+#: Card points from which a card is spared (an ace or a ten; a trump jack or nine): unless it
+#: beats a lower card of its suit clearly on the sampled deals, the lower one is played
+#: (:func:`spared`). A person sees such a card given to the opponents as points thrown away.
+SPARE_FROM = 10
+#: Written points a deal a high card must gain over a lower one of its suit to be played
+#: before the ending is solved exactly.
+SPARE_MARGIN = 2.0
+#: Standard errors of their paired difference by which it must gain as well: a gain that a few
+#: sampled deals make is not one to give ten points away for.
+SPARE_Z = 3.0
+#: The margin in endings solved exactly (the sampled deals' own values, no standard error).
+SPARE_EXACT = 0.0
 
 
 def gentlest(
@@ -1022,6 +1036,59 @@ def gentlest(
     if prefer in near and POINTS[ct][prefer] == POINTS[ct][least]:
         return prefer
     return least
+
+
+def spared(
+    ct: int,
+    cands: Sequence[int],
+    totals: dict[int, float],
+    pairs: dict[tuple[int, int], list[float]],
+    n: int,
+    card: int,
+    margin: float,
+    z: float = 0.0,
+) -> int:
+    """``card``, or the cheapest candidate of its suit with fewer points when ``card`` is worth
+    :data:`SPARE_FROM` points or more and does not beat that one clearly over the ``n`` deals:
+    by more than ``margin`` a deal, and by more than ``z`` standard errors of their paired
+    difference (``pairs`` as :func:`tally` keeps it). A high card is not risked for a gain the
+    sampled deals hardly show."""
+    points = POINTS[ct]
+    if points[card] < SPARE_FROM:
+        return card
+    rank = {c: i for i, c in enumerate(cands)}
+    lower = []
+    for c in cands:
+        if c >> 3 != card >> 3 or points[c] >= points[card]:
+            continue
+        total, squares = pairs[card, c] if rank[card] < rank[c] else pairs[c, card]
+        if rank[card] > rank[c]:
+            total = -total
+        mean = total / n
+        var = max(0.0, (squares - total * total / n) / (n - 1)) if n > 1 else math.inf
+        if mean <= margin or (z and mean <= z * math.sqrt(var / n)):
+            lower.append(c)
+    if not lower:
+        return card
+    cheaper = min(lower, key=lambda c: (points[c], STRENGTH[ct][c]))
+    return spared(ct, cands, totals, pairs, n, cheaper, margin, z)
+
+
+def spare_candidates(
+    ct: int, cands: Sequence[int], totals: dict[int, float], top: Sequence[int]
+) -> list[int]:
+    """For each high card of ``top`` (:data:`SPARE_FROM` points or more), the best-scoring
+    candidate of its suit with fewer points when none of ``top`` is one, and so on for a high
+    card so added: what :func:`spared` weighs it against."""
+    points = POINTS[ct]
+    kept = list(top)
+    for card in kept:
+        if points[card] < SPARE_FROM:
+            continue
+        lower = [c for c in cands if c >> 3 == card >> 3 and points[c] < points[card]]
+        if lower and not any(c in kept for c in lower):
+            kept.append(max(lower, key=lambda c: totals[c]))
+    return kept[len(top) :]
 
 
 def tally(
@@ -1144,13 +1211,16 @@ def choose_hard(
         n += 1
         if not exact and n == SCREEN and len(cands) > KEEP:
             top = sorted(cands, key=lambda c: totals[c], reverse=True)[:KEEP]
+            top += spare_candidates(k.ct, cands, totals, top)
             cands = [c for c in cands if c in top]  # in their order, which keys ``pairs``
             pairs = {(a, b): acc for (a, b), acc in pairs.items() if a in top and b in top}
     if not n:
         return CARDS[fallback]
     if exact:
-        return CARDS[gentlest(k.ct, cands, totals, n, prefer=fallback, tie=EXACT_TIE)]
+        choice = gentlest(k.ct, cands, totals, n, prefer=fallback, tie=EXACT_TIE)
+        return CARDS[spared(k.ct, cands, totals, pairs, n, choice, SPARE_EXACT)]
     choice = gentlest(k.ct, cands, totals, n, prefer=fallback)
+    choice = spared(k.ct, cands, totals, pairs, n, choice, SPARE_MARGIN, SPARE_Z)
     return CARDS[undonated(k, me, hand, mask(legal), choice)]
 
 

@@ -594,3 +594,88 @@ def test_hard_deals_a_doubler_a_hand_that_defends_when_the_cards_allow_it() -> N
     # Holding every heart of value leaves the doubler none: the double is read as no sign.
     strong = contra_on_our_hearts(["JH", "AH", "TH", "KH", "QH"])
     assert bots.auction_deal(strong, random.Random(0)) is not None
+
+
+def ace_or_seven() -> dict:
+    """Hearts by seat 3; seat 1 leads 8♦, seat 2 plays 9♦ and seat 3 the K♦: seat 0, last,
+    holds the A♦ and the 7♦ and may play either."""
+    hands = {
+        1: ["8D", "7C", "8C", "9C", "TC", "JC", "QC", "KC"],
+        2: ["9D", "7S", "8S", "9S", "TS", "JS", "QS", "KS"],
+        3: ["KD", "JH", "9H", "AH", "7H", "AS", "AC", "8H"],
+        0: ["AD", "7D", "QH", "KH", "TH", "TD", "JD", "QD"],
+    }
+    state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
+    state = play(state, "pass", "pass", "H", "pass", "pass", "pass")
+    return me(play(state, "8D", "9D", "KD"))
+
+
+def rollouts_worth(monkeypatch: pytest.MonkeyPatch, worth: dict[str, float]) -> None:
+    """Make every rollout of a card in ``worth`` score that, any other card far less."""
+
+    def scripted(*args: Any) -> float:
+        return worth.get(belote_cards.CARDS[args[4]], -50.0)
+
+    monkeypatch.setattr(bots, "rollout_exact", scripted)
+
+
+def paired(values: dict[int, list[float]]) -> tuple[dict[int, float], dict, int]:
+    """Totals and paired sums of the per-deal ``values`` of each card, as hard keeps them."""
+    cards = list(values)
+    totals = dict.fromkeys(cards, 0.0)
+    pairs = {(a, b): [0.0, 0.0] for i, a in enumerate(cards) for b in cards[i + 1 :]}
+    n = len(values[cards[0]])
+    for deal in range(n):
+        bots.tally(totals, pairs, {c: values[c][deal] for c in cards})
+    return totals, pairs, n
+
+
+def test_a_high_card_is_spared_unless_it_gains_clearly() -> None:
+    ct = belote_cards.CONTRACT_INDEX["H"]
+    ace, ten, king, seven = (belote_cards.INDEX[c] for c in ("AD", "TD", "KD", "7D"))
+    nine_of_trumps = belote_cards.INDEX["9H"]
+    margin = bots.SPARE_MARGIN
+    luck = [float(x % 7) for x in range(20)]
+
+    def spared(gains: dict[int, float], card: int, z: float = 0.0) -> int:
+        values = {c: [x + gain for x in luck] for c, gain in gains.items()}
+        totals, pairs, n = paired(values)
+        return bots.spared(ct, list(values), totals, pairs, n, card, margin, z)
+
+    # The seven scores within the margin: the cheapest such card goes, not the ten.
+    assert spared({ace: 5.0, ten: 4.9, seven: 5.0 - margin / 2}, ace) == seven
+    assert spared({ace: 5.0, ten: 4.9, seven: 5.0 - 2 * margin}, ace) == ten
+    assert spared({ace: 5.0, ten: 5.0 - 2 * margin, seven: 5.0 - 2 * margin}, ace) == ace
+    # A card worth less than ten points is played as chosen; so is a card of another suit.
+    assert spared({king: 5.0, seven: 5.0}, king) == king
+    assert spared({nine_of_trumps: 6.0, seven: 5.0}, nine_of_trumps) == nine_of_trumps
+    # A gain above the margin from one deal alone is not clear: the seven goes.
+    rare = [0.0] * 19 + [20 * (margin + 1)]
+    values = {ace: [x + r for x, r in zip(luck, rare, strict=True)], seven: luck}
+    totals, pairs, n = paired(values)
+    assert bots.spared(ct, [ace, seven], totals, pairs, n, ace, margin) == ace
+    assert bots.spared(ct, [ace, seven], totals, pairs, n, ace, margin, z=2.0) == seven
+
+
+def test_the_screen_keeps_a_lower_card_beside_each_high_one() -> None:
+    ct = belote_cards.CONTRACT_INDEX["H"]
+    ace, king, seven, jack = (belote_cards.INDEX[c] for c in ("AD", "KD", "7D", "JH"))
+    totals = {ace: 9.0, jack: 8.0, king: 1.0, seven: 3.0}
+    # The ace is kept with the best of the lower diamonds; the trump jack has no lower trump.
+    assert bots.spare_candidates(ct, [ace, king, seven, jack], totals, [ace, jack]) == [seven]
+    assert bots.spare_candidates(ct, [ace, king, seven, jack], totals, [ace, seven]) == []
+    # A ten kept beside the ace brings a lower card of its own.
+    ten = belote_cards.INDEX["TD"]
+    totals[ten] = 8.5
+    assert bots.spare_candidates(ct, [ace, ten, king, seven], totals, [ace]) == [ten, seven]
+
+
+def test_hard_plays_the_seven_when_the_ace_gains_less_than_the_margin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    v = ace_or_seven()
+    assert v["seat"] == 0 and sorted(v["legal"]) == ["7D", "AD", "JD", "QD", "TD"]
+    rollouts_worth(monkeypatch, {"AD": 10.0, "7D": 10.0 - bots.SPARE_MARGIN / 2})
+    assert bots.choose_hard(v, random.Random(0), 0.05, samples=8) == "7D"
+    rollouts_worth(monkeypatch, {"AD": 10.0, "7D": 10.0 - 2 * bots.SPARE_MARGIN})
+    assert bots.choose_hard(v, random.Random(0), 0.05, samples=8) == "AD"
