@@ -148,9 +148,15 @@ def lost_to_a_trump() -> belote.State:
         3: ["JH", "9H", "AH", "7H", "AS", "AC", "8H", "QH"],
         0: ["AD", "9D", "TD", "JD", "QD", "KD", "TH", "KH"],
     }
+    return hearts_by_seat_3(hands, "7D", "8D", "7H")
+
+
+def hearts_by_seat_3(hands: dict[int, list[str]], *trick: str) -> belote.State:
+    """The deal of ``hands`` (dealer 0) after the auction that gives seat 3 hearts, seat 1 to
+    lead, and the cards of ``trick``."""
     state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
     state = play(state, "pass", "pass", "H", "pass", "pass", "pass")
-    return play(state, "7D", "8D", "7H")
+    return play(state, *trick)
 
 
 def test_normal_keeps_its_ace_off_a_trick_lost_to_a_trump() -> None:
@@ -605,9 +611,7 @@ def ace_or_seven() -> dict:
         3: ["KD", "JH", "9H", "AH", "7H", "AS", "AC", "8H"],
         0: ["AD", "7D", "QH", "KH", "TH", "TD", "JD", "QD"],
     }
-    state = belote.new_game(1, dealer=0, decks=[stack(0, hands)])
-    state = play(state, "pass", "pass", "H", "pass", "pass", "pass")
-    return me(play(state, "8D", "9D", "KD"))
+    return me(hearts_by_seat_3(hands, "8D", "9D", "KD"))
 
 
 def rollouts_worth(monkeypatch: pytest.MonkeyPatch, worth: dict[str, float]) -> None:
