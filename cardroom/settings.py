@@ -190,6 +190,11 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "pool_class": "cardroom.cache_pool.ProcessPool",
+                "max_connections": int(os.environ.get("REDIS_CACHE_CONNECTIONS", "50")),
+                "timeout": 20,  # seconds a command waits for a free connection
+            },
         }
     }
 else:
@@ -306,6 +311,10 @@ DAILY_DEALS = int(os.environ.get("DAILY_DEALS", "8"))
 # its players for gone.
 PRESENCE_HEARTBEAT_SECONDS = float(os.environ.get("PRESENCE_HEARTBEAT_SECONDS", "10"))
 PRESENCE_STALE_SECONDS = float(os.environ.get("PRESENCE_STALE_SECONDS", "30"))
+
+# Sockets of a process that may arrive at once, from handshake to first frame
+# (games/live/arrivals.py); the others wait their turn.
+ARRIVALS_AT_ONCE = int(os.environ.get("ARRIVALS_AT_ONCE", "4"))
 
 # Prometheus metrics (cardroom/metrics.py): each process (server or bot worker) serves its own
 # at this port and address; 0 serves none. Give every process of a machine its own port.
