@@ -51,6 +51,16 @@ def test_a_dead_servers_sockets_do_not_count_and_are_swept():
     assert presence.sweep() == set()  # idempotent
 
 
+def test_sweeping_a_page_that_came_back_on_another_process_changes_no_table():
+    owner, friend, table = two_player_table()
+    match = start_with_dealer(table, owner, dealer=3)
+    Presence.objects.create(table=table, user=friend, channel_name="dead!1", server=dead_server())
+    presence.join(table.code, friend, "live!2")  # the page, reconnected after a restart
+    assert presence.sweep() == set()
+    assert list(Presence.objects.values_list("channel_name", flat=True)) == ["live!2"]
+    assert MatchPlayer.objects.get(match=match, seat=2).away_since is None
+
+
 def test_a_recent_server_is_not_swept_and_its_players_are_online():
     owner, friend, table = two_player_table()
     recent = Server.objects.create(name="other:2:live", seen_at=timezone.now())

@@ -124,7 +124,9 @@ def leave(table_id: int, user_id: int, channel_name: str) -> None:
 
 
 def sweep() -> set[int]:
-    """Forget the presences of dead server processes; returns the tables that changed.
+    """Forget the presences of dead server processes; returns the tables that changed: where
+    someone has no live socket left (a page back from a restart on another process changes
+    nothing).
 
     A player whose every socket died with its process is away since that process's last beat.
     Several live processes may sweep at once: each step is idempotent.
@@ -139,14 +141,16 @@ def sweep() -> set[int]:
     ):
         seen = last_seen[server_id]
         gone[(table_id, user_id)] = max(seen, gone.get((table_id, user_id), seen))
+    changed = set()
     with transaction.atomic():
         Server.objects.filter(name__in=last_seen, seen_at__lt=_cutoff()).delete()
         for (table_id, user_id), seen in gone.items():
             if not Presence.objects.live().filter(table_id=table_id, user_id=user_id).exists():
+                changed.add(table_id)
                 _may_be_away(_running_seats(table_id, user_id)).filter(away_since=None).update(
                     away_since=seen
                 )
-    return {table_id for table_id, _ in gone}
+    return changed
 
 
 def forget_closed(sockets: dict[str, tuple[int, int]]) -> set[int]:
