@@ -6,6 +6,7 @@ import re
 
 from asgiref.sync import sync_to_async
 
+from games.live import autoplay, snapshots
 from games.models import Match
 
 from .factories import make_players, seated_table, start_with_dealer
@@ -74,3 +75,17 @@ async def test_a_page_back_after_a_move_gets_the_whole_table():
     assert 'id="board"' in await receive_until(forged, 'id="connection"')
     for communicator in (mover, again, forged):
         await communicator.disconnect()
+
+
+async def test_a_page_back_to_the_table_as_its_driver_last_read_it_starts_no_new_read():
+    _, table = await seated_match()
+    autoplay.kick(table.pk)
+    driver = autoplay._drivers[table.pk]
+    await driver.task  # four people: no automatic move owed, the look ends
+    assert driver.looked_at == await sync_to_async(snapshots.current_token)(table.pk)
+    looked = driver.task
+    driver.kick(token=driver.looked_at)
+    assert driver.task is looked  # nothing changed since: no new read
+    driver.kick(token="1.2.3.changed")
+    assert driver.task is not looked
+    await driver.task

@@ -165,18 +165,23 @@ class Driver:
         self.last_event = ""
         #: The change to read the table for on the next look (None: a fresh read).
         self.event: TableChanged | None = None
+        #: The token of the table as this driver's last fresh read found it.
+        self.looked_at = ""
         #: The last request sent to the bot workers, and when (the event loop's clock).
         self.asked: tuple[BotMove, float] | None = None
         #: Whether the workers' channel was full at the last ask (warned once until it is not).
         self.full = False
         self.failures = 0
 
-    def kick(self, event: TableChanged | None = None) -> None:
+    def kick(self, event: TableChanged | None = None, token: str = "") -> None:
         """Something changed: re-read the table (now, or once the current move is made).
 
         ``event`` is the change (a ``table.changed`` event); every connection of this process
-        hears each change, but one look per change is enough.
+        hears each change, but one look per change is enough. ``token``: the table as a page
+        arriving found it; unchanged since this driver's last look, it needs no new one.
         """
+        if token and token == self.looked_at:
+            return
         if event is not None:
             if event.get("event") == self.last_event:
                 return
@@ -225,7 +230,9 @@ class Driver:
         if snapshot is not None:  # read for this change's frames already
             pending = pending_in(snapshot)
         else:
-            pending = await database_sync_to_async(pending_move)(self.table_id, event)
+            snapshot = await database_sync_to_async(snapshot_for)(self.table_id, event)
+            self.looked_at = snapshot.token
+            pending = pending_in(snapshot)
         if pending is None or self.stopping:
             return self.again  # look again (the loop ends here when stopping)
         await self.wait((pending.due - timezone.now()).total_seconds())
@@ -318,15 +325,16 @@ _drivers: dict[int, Driver] = {}
 _stopped: weakref.WeakSet[asyncio.AbstractEventLoop] = weakref.WeakSet()
 
 
-def kick(table_id: int, event: TableChanged | None = None) -> None:
+def kick(table_id: int, event: TableChanged | None = None, token: str = "") -> None:
     """Make sure this table's automatic moves happen (call from the event loop); ``event``
-    is the ``table.changed`` event that prompted the call, if any."""
+    is the ``table.changed`` event that prompted the call, if any; ``token``: the table as a
+    page arriving found it (:meth:`Driver.kick`)."""
     if asyncio.get_running_loop() in _stopped:
         return
     driver = _drivers.get(table_id)
     if driver is None:
         driver = _drivers[table_id] = Driver(table_id)
-    driver.kick(event)
+    driver.kick(event, token)
 
 
 async def stop_all() -> None:

@@ -263,15 +263,16 @@ def table_page(table: Table, user: AbstractBaseUser) -> dict[str, Any]:
     context = table_context(table, user)
     return {
         **context,
-        "chat_lines": recent_chat(table),
+        "chat_lines": recent_chat(table.pk),
         "chat_phrases": chat.PHRASES,
         "announcer": announcer_html(context),
     }
 
 
-def recent_chat(table: Table, count: int = 50) -> list[ChatMessage]:
-    """The last ``count`` visible chat lines, oldest first."""
-    lines = table.chat_messages.filter(hidden=False).select_related("user").order_by("-pk")
+def recent_chat(table_id: int, count: int = 50) -> list[ChatMessage]:
+    """The last ``count`` visible chat lines of the table, oldest first."""
+    lines = ChatMessage.objects.filter(table_id=table_id, hidden=False)
+    lines = lines.select_related("user").order_by("-pk")
     return list(reversed(lines[:count]))
 
 
@@ -391,16 +392,16 @@ def render_frame(
     parts.append(render_changed((ANNOUNCER, CHAT_NOTE), context, shown))
     if full:
         parts.append(
-            render_to_string("games/partials/chat_log.html", {"chat_lines": recent_chat(table)})
+            render_to_string("games/partials/chat_log.html", {"chat_lines": recent_chat(table.pk)})
         )
     return "".join(parts)
 
 
-def render_reconnected(table: Table) -> str:
+def render_reconnected(table_id: int) -> str:
     """The first frame of a page that shows the table as it is: the connection line, no
     notice, and the chat it may have missed."""
     return render_to_string("games/partials/frame_start.html", {"flash": ""}) + render_to_string(
-        "games/partials/chat_log.html", {"chat_lines": recent_chat(table)}
+        "games/partials/chat_log.html", {"chat_lines": recent_chat(table_id)}
     )
 
 
