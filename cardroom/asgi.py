@@ -1,5 +1,6 @@
-"""ASGI entry point: HTTP goes to Django, websockets through origin and session checks, and
-the ``bot-moves`` channel to the bot workers (``manage.py runworker bot-moves``)."""
+"""ASGI entry point: HTTP goes to Django, websockets through origin checks, the arrival gate
+(``games.live.arrivals``) and session checks, and the ``bot-moves`` channel to the bot workers
+(``manage.py runworker bot-moves``)."""
 
 import gc
 import os
@@ -17,6 +18,7 @@ from django.conf import settings  # noqa: E402
 from cardroom import metrics  # noqa: E402
 from cardroom.origins import SameOriginValidator  # noqa: E402
 from cardroom.request_threads import ReusedRequestThreads  # noqa: E402
+from games.live.arrivals import ArrivalGate  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from games.live.thinking import CHANNEL as BOT_CHANNEL  # noqa: E402
 from games.live.workers import BotWorker  # noqa: E402
@@ -24,7 +26,9 @@ from games.live.workers import BotWorker  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": ReusedRequestThreads(django_asgi_app, settings.HTTP_THREADS),
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": SameOriginValidator(
+            ArrivalGate(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+        ),
         "channel": ChannelNameRouter({BOT_CHANNEL: BotWorker.as_asgi()}),
     }
 )

@@ -33,11 +33,11 @@ from django.utils.translation import gettext as _
 from cardroom import metrics
 from cardroom.restart import ClosesOnRestart
 
-from ..models import ChatMessage, Table
+from ..models import ChatMessage
 from ..people import online
 from ..refusals import Refusal
 from ..tables import chat, extensions, matches, play, rows, seating
-from . import autoplay, lobby_feed, moves, notify, presence, push, snapshots
+from . import arrivals, autoplay, lobby_feed, moves, notify, presence, push, snapshots
 from .batching import run_batched
 from .dispatch import DirectDispatchMixin
 from .frames import recent_chat, render_flash, render_frame, render_notice, render_reconnected
@@ -239,6 +239,14 @@ class AuthenticatedConsumer(ClosesOnRestart, DirectDispatchMixin, AsyncWebsocket
             logger.exception("cleaning up a closed websocket failed")
 
     async def connect(self) -> None:
+        try:
+            await self.arrive()
+        finally:
+            arrivals.arrived(self.scope)
+
+    async def arrive(self) -> None:
+        """Check the user, take a place among the account's sockets, accept, and run
+        :meth:`on_accepted` (the first frame)."""
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
@@ -418,7 +426,7 @@ class TableConsumer(AuthenticatedConsumer):
         self.group = notify.table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         # Every connect (and so every reconnect) starts with the full current view.
-        frame, to_wake = await run_batched(self._first_frame)
+        frame, to_wake, token = await run_batched(self._first_frame)
         await self.send(text_data=frame)
         for table_id in to_wake:
             autoplay.kick(table_id)  # nobody connects to them
@@ -427,19 +435,19 @@ class TableConsumer(AuthenticatedConsumer):
             # server restart) through the table-changed handler.
             await notify.send(self.group, notify.table_changed())
         else:
-            autoplay.kick(self.table_id)
+            autoplay.kick(self.table_id, token=token)
 
-    def _first_frame(self) -> tuple[str, list[int]]:
-        """The full current view, and the tables this connection wakes; only the connection
-        line and the chat for a page that shows the table as it is (its token, sent back)."""
+    def _first_frame(self) -> tuple[str, list[int], str]:
+        """The full current view, the tables this connection wakes, and the page's token if
+        it still holds; only the connection line and the chat for a page that shows the
+        table as it is (its token, sent back)."""
         to_wake = extensions.tables_to_wake(self.table_id)
         held = parse_qs(self.scope.get("query_string", b"").decode()).get("token", [""])[0]
         if held and held == snapshots.current_token(self.table_id):
-            table = Table.objects.get(pk=self.table_id)
-            return render_reconnected(table), to_wake
+            return render_reconnected(self.table_id), to_wake, held
         frame = self._frame("", True, None, True)
         assert frame is not None  # a full frame is always rendered
-        return frame, to_wake
+        return frame, to_wake, ""
 
     async def disconnect(self, code: int) -> None:
         if self.table_id is None:
@@ -533,8 +541,8 @@ class TableConsumer(AuthenticatedConsumer):
         await self.send(text_data=html)
 
     def _chat_log(self) -> str:
-        table = Table.objects.get(pk=self.table_id)
-        return render_to_string("games/partials/chat_log.html", {"chat_lines": recent_chat(table)})
+        lines = recent_chat(self.table_id)
+        return render_to_string("games/partials/chat_log.html", {"chat_lines": lines})
 
     # -- requests ----------------------------------------------------------------------------
 
