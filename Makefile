@@ -6,12 +6,13 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Daphne's timeouts (README, "Running on several machines"; `python -m cardroom.server` is daphne
 # that stops gracefully, and deploy/systemd runs it with these): a request the application has
-# not answered within HTTP_TIMEOUT seconds gets a 503; a websocket has 5 s to finish its
-# handshake; an idle socket is pinged every 20 s and closed when a ping goes unanswered for 30 s;
-# on SIGTERM, or when a connection closes, the application has 10 s to finish.
+# not answered within HTTP_TIMEOUT seconds gets a 503; a websocket has 30 s to finish its
+# handshake (a burst of arrivals waits its turn: games/live/arrivals.py); an idle socket is
+# pinged every 20 s and closed when a ping goes unanswered for 30 s; on SIGTERM the sockets
+# close a few at a time and the applications have 60 s in all to finish.
 HTTP_TIMEOUT ?= 30
-DAPHNE_FLAGS ?= --http-timeout $(HTTP_TIMEOUT) --websocket_connect_timeout 5 \
-	--ping-interval 20 --ping-timeout 30 --application-close-timeout 30
+DAPHNE_FLAGS ?= --http-timeout $(HTTP_TIMEOUT) --websocket_connect_timeout 30 \
+	--ping-interval 20 --ping-timeout 30 --application-close-timeout 60
 # Development defaults for `make run`; production sets its own environment.
 export DEBUG ?= 1
 

@@ -191,7 +191,7 @@ def start_server(database_url: str, port: int, **env: str) -> subprocess.Popen:
     wait (30 s at most) until it accepts connections (``env``: more environment variables)."""
     # daphne as production runs it (cardroom.server: a SIGTERM closes sockets as a restart).
     command = [sys.executable, "-m", "cardroom.server", "-v", "0", "-b", "127.0.0.1"]
-    command += ["--application-close-timeout", "30"]  # as the Makefile's
+    command += ["--application-close-timeout", "60", "--websocket_connect_timeout", "30"]
     command += ["-p", str(port)]
     command.append("benchmarks.asgi:application")
     environment = server_env(database_url, **env)

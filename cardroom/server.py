@@ -27,9 +27,11 @@ logger = logging.getLogger(__name__)
 #: How often the drain looks for sockets that opened since it began.
 DRAIN_POLL_SECONDS = 0.05
 CLOSING = (WebSocketProtocol.STATE_CLOSING, WebSocketProtocol.STATE_CLOSED)
-#: Sockets closed a second while stopping (``DRAIN_SOCKETS_PER_SECOND``): a server takes
-#: about this many reconnecting pages a second beside its own play.
-DRAIN_SOCKETS_PER_SECOND = float(os.environ.get("DRAIN_SOCKETS_PER_SECOND", "50"))
+#: Sockets closed a second while stopping (``DRAIN_SOCKETS_PER_SECOND``): fewer than the other
+#: servers take beside their own play, so a page is back within a second or two
+#: (docs/benchmarks.md, "A rolling restart"); 800 sockets close within the 60 s Makefile's
+#: ``--application-close-timeout``.
+DRAIN_SOCKETS_PER_SECOND = float(os.environ.get("DRAIN_SOCKETS_PER_SECOND", "16"))
 #: How long the applications still running at the close timeout have to end once cancelled.
 CANCEL_SECONDS = 3.0
 
